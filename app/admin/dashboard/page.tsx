@@ -1,0 +1,5 @@
+import { DashboardShell } from "@/components/admin/dashboard-shell";
+
+export default function AdminDashboardPage() {
+  return <DashboardShell />;
+}

@@ -1,0 +1,14 @@
+// GET /api/admin/categories - every category with its lead count
+// POST /api/admin/categories - create a category
+import { route } from "@/lib/api/handler";
+import { createCategory } from "@/lib/admin/categories";
+import { listCategories } from "@/lib/leads/categories";
+import { categoryCreateSchema } from "@/lib/schemas/admin";
+
+export const GET = route({ admin: true }, async () =>
+  Response.json(await listCategories(), { headers: { "cache-control": "no-store" } }),
+);
+
+export const POST = route({ admin: true, body: categoryCreateSchema }, async ({ body }) =>
+  Response.json(await createCategory(body), { status: 201 }),
+);

@@ -1,0 +1,10 @@
+// POST /api/admin/change-password - change the password; every earlier token stops working
+import { route } from "@/lib/api/handler";
+import { changePassword } from "@/lib/auth/login";
+import { changePasswordSchema } from "@/lib/schemas/admin";
+
+export const POST = route({ admin: true, body: changePasswordSchema }, async ({ admin, body }) => ({
+  success: true,
+  message: "Password changed",
+  token: await changePassword(admin.adminId, body.currentPassword, body.newPassword),
+}));

@@ -1,0 +1,9 @@
+// GET /api/admin/sales - a page of sales by date (X-Total-Count carries the total)
+import { route } from "@/lib/api/handler";
+import { listSales } from "@/lib/admin/sales";
+import { listQuery } from "@/lib/schemas/admin";
+
+export const GET = route({ admin: true, query: listQuery }, async ({ query }) => {
+  const { sales, total } = await listSales(query);
+  return Response.json(sales, { headers: { "x-total-count": String(total), "cache-control": "no-store" } });
+});

@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { route } from "@/lib/api/handler";
+import { notFound } from "@/lib/api/errors";
+import { findTestInvoice, testRedirect } from "@/lib/payments/test-invoice";
+import { paymentIdParams } from "@/lib/schemas/payment";
+
+const actionSchema = z.object({ action: z.enum(["pay", "cancel"], "Choose pay or cancel") });
+
+// POST /api/payment/test/{invoiceId} - the test payment page's Pay / Cancel (test mode only)
+export const POST = route({ params: paymentIdParams }, async ({ params, request }) => {
+  const invoice = await findTestInvoice(params.id);
+  if (!invoice) throw notFound("Not found");
+  const form = await request.formData().catch(() => new FormData());
+  const { action } = actionSchema.parse({ action: form.get("action") });
+  return Response.redirect(testRedirect(invoice, action), 303);
+});

@@ -1,0 +1,78 @@
+"use client";
+
+import { ExternalLink, Pencil, Plus, Upload } from "lucide-react";
+import { useState } from "react";
+import { CategoryDialog } from "@/components/admin/category-dialog";
+import { formatCount } from "@/components/admin/format";
+import { ImportDialog } from "@/components/admin/import-dialog";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+import { useAdminCategories } from "@/lib/queries/use-admin";
+import type { CategoryDto } from "@/lib/schemas/category";
+
+export function CategoriesTab() {
+  const categories = useAdminCategories();
+  const [editing, setEditing] = useState<CategoryDto | undefined>();
+  const [adding, setAdding] = useState(false);
+  const [importing, setImporting] = useState<CategoryDto | undefined>();
+
+  return (
+    <div className="space-y-4">
+      <div className="flex justify-end">
+        <Button onClick={() => setAdding(true)}>
+          <Plus />
+          Add Category
+        </Button>
+      </div>
+      {categories.isLoading && (
+        <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+          {Array.from({ length: 6 }, (_, index) => (
+            <Skeleton key={index} className="h-40" />
+          ))}
+        </div>
+      )}
+      {categories.data?.length === 0 && <p className="text-muted-foreground">No categories yet</p>}
+      <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+        {categories.data?.map((category) => (
+          <li key={category._id}>
+            <Card className="h-full" data-category-id={category._id}>
+              <CardHeader>
+                <CardTitle asChild>
+                  <h2 className="text-lg">{category.title}</h2>
+                </CardTitle>
+              </CardHeader>
+              <CardContent className="flex-1">
+                <p className="text-2xl font-bold">{formatCount(category.count)}</p>
+                <p className="text-sm text-muted-foreground">available leads</p>
+              </CardContent>
+              <CardFooter className="flex flex-wrap gap-2">
+                <Button variant="outline" size="sm" onClick={() => setEditing(category)}>
+                  <Pencil />
+                  Edit
+                </Button>
+                <Button variant="outline" size="sm" onClick={() => setImporting(category)}>
+                  <Upload />
+                  Import Leads
+                </Button>
+                <Button variant="ghost" size="sm" asChild>
+                  <a href={`/category/${category._id}`} target="_blank" rel="noopener noreferrer">
+                    <ExternalLink />
+                    View
+                  </a>
+                </Button>
+              </CardFooter>
+            </Card>
+          </li>
+        ))}
+      </ul>
+      <CategoryDialog open={adding} onOpenChange={setAdding} />
+      <CategoryDialog
+        open={Boolean(editing)}
+        category={editing}
+        onOpenChange={(open) => !open && setEditing(undefined)}
+      />
+      <ImportDialog category={importing} onOpenChange={(open) => !open && setImporting(undefined)} />
+    </div>
+  );
+}

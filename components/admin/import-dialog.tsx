@@ -1,0 +1,147 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { formatCount } from "@/components/admin/format";
+import { Button } from "@/components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Progress } from "@/components/ui/progress";
+import { useImportLeads } from "@/lib/queries/use-admin";
+import type { ImportReport } from "@/lib/schemas/admin";
+import type { CategoryDto } from "@/lib/schemas/category";
+
+type Props = { category?: CategoryDto; onOpenChange: (open: boolean) => void };
+
+export function ImportDialog({ category, onOpenChange }: Props) {
+  return (
+    <Dialog open={Boolean(category)} onOpenChange={onOpenChange}>
+      <DialogContent className="sm:max-w-xl">
+        {category && <ImportForm key={category._id} category={category} onOpenChange={onOpenChange} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function ImportForm({
+  category,
+  onOpenChange,
+}: {
+  category: CategoryDto;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState(0);
+  const [report, setReport] = useState<ImportReport | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const importLeads = useImportLeads();
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!file) {
+      setError("Choose a CSV file first");
+      return;
+    }
+    setError(null);
+    setReport(null);
+    setProgress(0);
+    importLeads.mutate(
+      { categoryId: category._id, file, onProgress: setProgress },
+      { onSuccess: setReport, onError: (failure) => setError(failure.message) },
+    );
+  };
+
+  const uploading = importLeads.isPending && progress < 1;
+  const processing = importLeads.isPending && progress >= 1;
+  return (
+    <form onSubmit={onSubmit} className="grid gap-4">
+      <DialogHeader>
+        <DialogTitle>Import Leads</DialogTitle>
+        <DialogDescription>
+          Add leads to {category.title} from a CSV file. An email column is required; first name, last name,
+          job title, company, phone, city, state, country (USA or UK), profile URL and more are recognised by
+          their usual header names. Leads already in the category are skipped.
+        </DialogDescription>
+      </DialogHeader>
+      <div className="grid gap-2">
+        <Label htmlFor="import-file">CSV file</Label>
+        <Input
+          id="import-file"
+          type="file"
+          accept=".csv,text/csv"
+          disabled={importLeads.isPending}
+          onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+        />
+      </div>
+      {importLeads.isPending && (
+        <div className="grid gap-2" aria-live="polite">
+          <Progress value={uploading ? Math.round(progress * 100) : null} aria-label="Import progress" />
+          <p className="text-sm text-muted-foreground">
+            {uploading
+              ? `Uploading... ${Math.round(progress * 100)}%`
+              : processing
+                ? "Importing leads..."
+                : ""}
+          </p>
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="text-sm text-destructive">
+          {error}
+        </p>
+      )}
+      {report && (
+        <div className="grid gap-2 rounded-md border p-4" data-testid="import-report" aria-live="polite">
+          <h3 className="font-semibold">Import complete</h3>
+          <ul className="grid gap-1 text-sm">
+            <li>
+              Imported: <strong>{formatCount(report.imported)}</strong>
+            </li>
+            <li>
+              Duplicates skipped: <strong>{formatCount(report.duplicates)}</strong>
+            </li>
+            <li>
+              Invalid rows: <strong>{formatCount(report.invalidCount)}</strong>
+            </li>
+          </ul>
+          {report.invalid.length > 0 && (
+            <div className="max-h-48 overflow-y-auto rounded bg-muted p-2 text-xs">
+              <ul className="grid gap-0.5">
+                {report.invalid.map((row, index) => (
+                  <li key={`${row.line}-${index}`}>
+                    Line {row.line}: {row.reason}
+                  </li>
+                ))}
+              </ul>
+              {report.invalidCount > report.invalid.length && (
+                <p className="mt-1 text-muted-foreground">
+                  and {formatCount(report.invalidCount - report.invalid.length)} more
+                </p>
+              )}
+            </div>
+          )}
+        </div>
+      )}
+      <DialogFooter>
+        <Button
+          type="button"
+          variant="outline"
+          onClick={() => onOpenChange(false)}
+          disabled={importLeads.isPending}
+        >
+          Close
+        </Button>
+        <Button type="submit" disabled={importLeads.isPending || !file}>
+          Import
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

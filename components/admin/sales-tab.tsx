@@ -1,0 +1,106 @@
+"use client";
+
+import { ArrowDown, ArrowUp, Download } from "lucide-react";
+import { useState } from "react";
+import { formatCount, formatDateTime, formatUsd, packageLabel } from "@/components/admin/format";
+import { Pager } from "@/components/admin/pager";
+import { TableStateRows } from "@/components/admin/table-state-rows";
+import { SaleStatusBadge } from "@/components/admin/status-badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { toast } from "@/components/ui/use-toast";
+import { useAdminSales } from "@/lib/queries/use-admin";
+import { adminDownload } from "@/lib/queries/use-admin-token";
+
+const PAGE_SIZE = 50;
+
+export function SalesTab({ autoRefresh }: { autoRefresh: number | false }) {
+  const [page, setPage] = useState(1);
+  const [order, setOrder] = useState<"asc" | "desc">("desc");
+  const [exporting, setExporting] = useState(false);
+  const sales = useAdminSales(page, order, PAGE_SIZE, { refetchInterval: autoRefresh });
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      await adminDownload("/api/admin/sales/export", "sales.csv");
+    } catch {
+      toast({
+        title: "Export failed",
+        description: "Could not export the sales. Please try again.",
+        variant: "destructive",
+      });
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <Card>
+      <CardHeader className="flex flex-row items-center justify-between">
+        <CardTitle asChild>
+          <h2>All Sales{sales.data ? ` (${formatCount(sales.data.total)})` : ""}</h2>
+        </CardTitle>
+        <Button variant="outline" onClick={exportCsv} disabled={exporting}>
+          {exporting ? <Spinner size="sm" label="Exporting" /> : <Download />}
+          Export Data
+        </Button>
+      </CardHeader>
+      <CardContent>
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead aria-sort={order === "desc" ? "descending" : "ascending"}>
+                <button
+                  type="button"
+                  className="inline-flex items-center gap-1 font-medium"
+                  onClick={() => {
+                    setOrder(order === "desc" ? "asc" : "desc");
+                    setPage(1);
+                  }}
+                >
+                  Date
+                  {order === "desc" ? <ArrowDown className="size-3" /> : <ArrowUp className="size-3" />}
+                  <span className="sr-only">, sort {order === "desc" ? "oldest first" : "newest first"}</span>
+                </button>
+              </TableHead>
+              <TableHead>Payment ID</TableHead>
+              <TableHead>Category</TableHead>
+              <TableHead>Package</TableHead>
+              <TableHead className="text-right">Lead Count</TableHead>
+              <TableHead className="text-right">Amount</TableHead>
+              <TableHead>Status</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {sales.data?.items.map((sale) => (
+              <TableRow key={sale._id}>
+                <TableCell className="whitespace-nowrap">{formatDateTime(sale.createdAt)}</TableCell>
+                <TableCell className="max-w-48 truncate font-mono text-xs" title={sale.paymentId}>
+                  {sale.paymentId}
+                </TableCell>
+                <TableCell>{sale.leadTitle}</TableCell>
+                <TableCell>{packageLabel(sale.packageType)}</TableCell>
+                <TableCell className="text-right">{formatCount(sale.leadCount)}</TableCell>
+                <TableCell className="text-right">{formatUsd(sale.amount)}</TableCell>
+                <TableCell>
+                  <SaleStatusBadge status={sale.status} />
+                </TableCell>
+              </TableRow>
+            ))}
+            <TableStateRows
+              columns={7}
+              loading={sales.isLoading}
+              empty={sales.data?.items.length === 0}
+              loadingLabel="Loading sales"
+              emptyText="No sales yet"
+            />
+          </TableBody>
+        </Table>
+        {sales.data && <Pager page={page} pageSize={PAGE_SIZE} total={sales.data.total} onPage={setPage} />}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,321 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Checkbox } from "@/components/ui/checkbox";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Separator } from "@/components/ui/separator";
+import { Spinner } from "@/components/ui/spinner";
+import { toast } from "@/components/ui/use-toast";
+import { useAdminSettings, useChangePassword, useUpdateSettings } from "@/lib/queries/use-admin";
+import { setAdminToken } from "@/lib/queries/use-admin-token";
+import { MIN_PASSWORD_LENGTH, type SettingsDto, type SettingsUpdate } from "@/lib/schemas/admin";
+
+export function SettingsTab() {
+  const settings = useAdminSettings();
+  if (!settings.data) {
+    return (
+      <div className="flex justify-center py-16">
+        <Spinner size="lg" label="Loading settings" />
+      </div>
+    );
+  }
+  return <SettingsForm settings={settings.data} />;
+}
+
+function SettingsForm({ settings }: { settings: SettingsDto }) {
+  const [email, setEmail] = useState(settings.email);
+  const [notificationEmail, setNotificationEmail] = useState(settings.notificationEmail);
+  const [autoRefresh, setAutoRefresh] = useState(settings.autoRefreshDashboard);
+  const [notifications, setNotifications] = useState(settings.enableNotifications);
+  const [apiKeyOpen, setApiKeyOpen] = useState(false);
+  const [apiKey, setApiKey] = useState("");
+  const update = useUpdateSettings();
+
+  // After a save a field that still holds what was sent shows what the server stored (e.g. a
+  // lower-cased email); a field edited while the save was in flight keeps the newer edit.
+  const save = (changes: SettingsUpdate, onDone?: () => void) =>
+    update.mutateAsync(changes).then(
+      (saved) => {
+        if (changes.email !== undefined)
+          setEmail((current) => (current.trim() === changes.email ? saved.email : current));
+        if (changes.notificationEmail !== undefined)
+          setNotificationEmail((current) =>
+            current.trim() === changes.notificationEmail ? saved.notificationEmail : current,
+          );
+        toast({ title: "Settings updated", description: "Your settings have been saved successfully" });
+        onDone?.();
+      },
+      () =>
+        toast({ title: "Update failed", description: "Failed to update settings", variant: "destructive" }),
+    );
+
+  // Only what changed is sent; with no change there is no call and no message.
+  const onSaveSettings = (event?: FormEvent) => {
+    event?.preventDefault();
+    const changes: SettingsUpdate = {};
+    if (email.trim() !== settings.email) changes.email = email.trim();
+    if (notificationEmail.trim() !== settings.notificationEmail)
+      changes.notificationEmail = notificationEmail.trim();
+    if (apiKey.trim()) changes.nowPaymentsApiKey = apiKey.trim();
+    if (autoRefresh !== settings.autoRefreshDashboard) changes.autoRefreshDashboard = autoRefresh;
+    if (notifications !== settings.enableNotifications) changes.enableNotifications = notifications;
+    if (Object.keys(changes).length === 0) return;
+    void save(changes);
+  };
+
+  const closeApiKey = () => {
+    setApiKeyOpen(false);
+    setApiKey("");
+  };
+
+  return (
+    <div className="grid max-w-3xl gap-6">
+      <Card>
+        <CardHeader>
+          <CardTitle asChild>
+            <h2>Account Settings</h2>
+          </CardTitle>
+          <CardDescription>Your sign-in, password and payment provider key.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-6">
+          <div className="grid gap-2">
+            <Label htmlFor="settings-email">Admin Email</Label>
+            <Input
+              id="settings-email"
+              type="email"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              aria-describedby="settings-email-help"
+            />
+            <p id="settings-email-help" className="text-sm text-muted-foreground">
+              Used for admin login
+            </p>
+          </div>
+          <Separator />
+          <PasswordPanel />
+          <Separator />
+          <div className="grid gap-2">
+            <Label htmlFor="settings-api-key">NOWPayments API Key</Label>
+            <div className="flex gap-2">
+              <Input
+                id="settings-api-key"
+                readOnly
+                value={settings.nowPaymentsApiKey}
+                placeholder="No API key configured"
+                className="font-mono"
+              />
+              <Button
+                variant="outline"
+                onClick={() =>
+                  toast({
+                    title: "Security Notice",
+                    description: "For security reasons, copying the API key is disabled",
+                  })
+                }
+              >
+                Copy
+              </Button>
+            </div>
+            {settings.nowPaymentsApiKeySource === "environment" && (
+              <p className="text-sm text-muted-foreground">
+                Using the key from the server environment until one is saved here.
+              </p>
+            )}
+            {!apiKeyOpen ? (
+              <div>
+                <Button variant="outline" onClick={() => setApiKeyOpen(true)}>
+                  Update API Key
+                </Button>
+              </div>
+            ) : (
+              <form
+                className="grid gap-2 rounded-md border p-4"
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  if (apiKey.trim()) void save({ nowPaymentsApiKey: apiKey.trim() }, closeApiKey);
+                }}
+              >
+                <Label htmlFor="settings-new-api-key">New API Key</Label>
+                <Input
+                  id="settings-new-api-key"
+                  type="password"
+                  autoComplete="off"
+                  value={apiKey}
+                  onChange={(event) => setApiKey(event.target.value)}
+                />
+                <div className="flex justify-end gap-2">
+                  <Button variant="outline" onClick={closeApiKey}>
+                    Cancel
+                  </Button>
+                  <Button type="submit" disabled={!apiKey.trim() || update.isPending}>
+                    Save API Key
+                  </Button>
+                </div>
+              </form>
+            )}
+          </div>
+          <Separator />
+          <div className="grid gap-3">
+            <div className="flex items-center gap-2">
+              <Checkbox
+                id="settings-auto-refresh"
+                checked={autoRefresh}
+                onCheckedChange={(checked) => setAutoRefresh(checked === true)}
+              />
+              <Label htmlFor="settings-auto-refresh">Auto-refresh dashboard data</Label>
+            </div>
+            <div className="flex items-center gap-2">
+              <Checkbox
+                id="settings-notifications"
+                checked={notifications}
+                onCheckedChange={(checked) => setNotifications(checked === true)}
+              />
+              <Label htmlFor="settings-notifications">Enable notifications for new requests and sales</Label>
+            </div>
+          </div>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <form onSubmit={onSaveSettings} className="grid gap-6">
+          <CardHeader>
+            <CardTitle asChild>
+              <h2>System Settings</h2>
+            </CardTitle>
+          </CardHeader>
+          <CardContent className="grid gap-2">
+            <Label htmlFor="settings-notification-email">Email Notifications</Label>
+            <Input
+              id="settings-notification-email"
+              type="email"
+              value={notificationEmail}
+              placeholder={settings.email}
+              onChange={(event) => setNotificationEmail(event.target.value)}
+              aria-describedby="settings-notification-email-help"
+            />
+            <p id="settings-notification-email-help" className="text-sm text-muted-foreground">
+              Address to receive system notifications
+            </p>
+          </CardContent>
+          <CardFooter>
+            <Button type="submit" disabled={update.isPending}>
+              {update.isPending && <Spinner size="sm" label="Saving" />}
+              Save Settings
+            </Button>
+          </CardFooter>
+        </form>
+      </Card>
+    </div>
+  );
+}
+
+function PasswordPanel() {
+  const [open, setOpen] = useState(false);
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const change = useChangePassword();
+
+  const close = () => {
+    setOpen(false);
+    setCurrent("");
+    setNext("");
+    setConfirm("");
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (next !== confirm) {
+      toast({
+        title: "Passwords don't match",
+        description: "New password and confirmation must match",
+        variant: "destructive",
+      });
+      return;
+    }
+    if (next.length < MIN_PASSWORD_LENGTH) {
+      toast({
+        title: "Password too short",
+        description: `New password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
+        variant: "destructive",
+      });
+      return;
+    }
+    change.mutate(
+      { currentPassword: current, newPassword: next },
+      {
+        onSuccess: ({ token }) => {
+          // Earlier tokens stop working with the change; this one keeps the admin signed in.
+          setAdminToken(token);
+          toast({ title: "Password changed", description: "Your password has been updated successfully" });
+          close();
+        },
+        onError: () =>
+          toast({
+            title: "Password change failed",
+            description: "Failed to update your password. Please check your current password.",
+            variant: "destructive",
+          }),
+      },
+    );
+  };
+
+  if (!open) {
+    return (
+      <div className="flex items-center justify-between gap-4">
+        <div>
+          <div className="text-sm font-medium">Password</div>
+          <div className="text-sm text-muted-foreground">••••••••</div>
+        </div>
+        <Button variant="outline" onClick={() => setOpen(true)}>
+          Change Password
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={onSubmit} className="grid gap-3 rounded-md border p-4" aria-label="Change password">
+      <div className="grid gap-2">
+        <Label htmlFor="current-password">Current Password</Label>
+        <Input
+          id="current-password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(event) => setCurrent(event.target.value)}
+        />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor="new-password">New Password</Label>
+        <Input
+          id="new-password"
+          type="password"
+          autoComplete="new-password"
+          value={next}
+          onChange={(event) => setNext(event.target.value)}
+        />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor="confirm-password">Confirm New Password</Label>
+        <Input
+          id="confirm-password"
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(event) => setConfirm(event.target.value)}
+        />
+      </div>
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" onClick={close} disabled={change.isPending}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={change.isPending}>
+          {change.isPending ? "Saving..." : "Save Password"}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,65 @@
+import { BadgeCheckIcon, MapPinIcon, RefreshCwIcon, UsersIcon } from "lucide-react";
+import Image from "next/image";
+import { Breadcrumb } from "@/components/category/breadcrumb";
+import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+
+const number = new Intl.NumberFormat("en-US");
+
+export function CategoryHero({
+  title,
+  description,
+  count,
+  image,
+}: {
+  title: string;
+  description: string;
+  count: number;
+  image: string;
+}) {
+  return (
+    <section aria-labelledby="category-title" className="border-b bg-muted/40">
+      <div className="mx-auto grid max-w-7xl items-center gap-8 px-4 py-10 sm:px-6 md:grid-cols-[1fr_auto] lg:px-8 lg:py-14">
+        <div>
+          <Breadcrumb title={title} />
+          <h1 id="category-title" className="mt-5 text-3xl font-extrabold sm:text-4xl lg:text-5xl">
+            {title} Professionals - USA
+          </h1>
+          {description ? <p className="mt-4 max-w-2xl text-lg text-muted-foreground">{description}</p> : null}
+          <ul className="mt-6 flex flex-wrap gap-x-6 gap-y-3 text-sm font-medium" aria-label="List facts">
+            <li className="flex items-center gap-2">
+              <MapPinIcon className="size-4 text-primary" aria-hidden="true" />
+              United States
+            </li>
+            <li>
+              <Tooltip>
+                <TooltipTrigger asChild>
+                  <button
+                    type="button"
+                    className="flex items-center gap-2 rounded-md underline decoration-dotted underline-offset-4"
+                  >
+                    <BadgeCheckIcon className="size-4 text-success" aria-hidden="true" />
+                    100% Verified
+                  </button>
+                </TooltipTrigger>
+                <TooltipContent>
+                  Every lead is checked before delivery; most were verified within the last 30 days.
+                </TooltipContent>
+              </Tooltip>
+            </li>
+            <li className="flex items-center gap-2">
+              <RefreshCwIcon className="size-4 text-primary" aria-hidden="true" />
+              Updated Weekly
+            </li>
+            <li className="flex items-center gap-2">
+              <UsersIcon className="size-4 text-primary" aria-hidden="true" />
+              {number.format(count)} leads available
+            </li>
+          </ul>
+        </div>
+        <div className="relative hidden aspect-[16/9] w-72 overflow-hidden rounded-2xl border shadow-lg md:block lg:w-96">
+          <Image src={image} alt="" fill unoptimized priority sizes="384px" className="object-cover" />
+        </div>
+      </div>
+    </section>
+  );
+}

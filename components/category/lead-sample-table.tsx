@@ -1,0 +1,73 @@
+import { Badge } from "@/components/ui/badge";
+import {
+  Table,
+  TableBody,
+  TableCaption,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from "@/components/ui/table";
+
+export type SampleRow = { name: string; title: string; company: string; location: string };
+
+/** Shown when the category has fewer than 5 leads to preview. */
+const REPRESENTATIVE_ROWS: SampleRow[] = [
+  { name: "Michael R.", title: "Marketing Director", company: "Summit Analytics", location: "Chicago, IL" },
+  {
+    name: "Jennifer L.",
+    title: "Chief Executive Officer",
+    company: "Harbor Logistics",
+    location: "Seattle, WA",
+  },
+  { name: "David K.", title: "VP of Sales", company: "Crestline Software", location: "Austin, TX" },
+  { name: "Emily S.", title: "Head of Operations", company: "Pinecone Health", location: "Boston, MA" },
+  {
+    name: "Robert T.",
+    title: "Chief Financial Officer",
+    company: "Bluewater Capital",
+    location: "Miami, FL",
+  },
+];
+
+export const SAMPLE_ROWS = 5;
+
+export function LeadSampleTable({ rows }: { rows: SampleRow[] }) {
+  const shown = [...rows, ...REPRESENTATIVE_ROWS].slice(0, SAMPLE_ROWS);
+  return (
+    <section aria-labelledby="sample-title" className="scroll-mt-24">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="sample-title" className="text-2xl font-bold">
+          Lead Sample Preview
+        </h2>
+        <Badge variant="secondary">Representative data</Badge>
+      </div>
+      <div className="mt-4 rounded-xl border bg-card">
+        <Table>
+          <TableCaption className="px-4 pb-4 text-left">
+            Representative data: names are shortened, and emails, phone numbers and profile links are included
+            only in the purchased file.
+          </TableCaption>
+          <TableHeader>
+            <TableRow>
+              <TableHead className="px-4">Name</TableHead>
+              <TableHead className="px-4">Title</TableHead>
+              <TableHead className="px-4">Company</TableHead>
+              <TableHead className="px-4">Location</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {shown.map((row, index) => (
+              <TableRow key={`${row.name}-${index}`}>
+                <TableCell className="px-4 font-medium">{row.name}</TableCell>
+                <TableCell className="px-4">{row.title}</TableCell>
+                <TableCell className="px-4">{row.company}</TableCell>
+                <TableCell className="px-4">{row.location}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+    </section>
+  );
+}

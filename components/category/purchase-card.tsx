@@ -1,0 +1,96 @@
+import { LockIcon } from "lucide-react";
+import { FeatureItem } from "@/components/site/feature-item";
+import Link from "next/link";
+import { PurchaseActions } from "@/components/category/purchase-actions";
+import { Badge } from "@/components/ui/badge";
+import { PACKAGES, type LeadPackage } from "@/lib/packages";
+import { cn } from "@/lib/utils";
+
+const number = new Intl.NumberFormat("en-US");
+
+/** The sticky card for the selected package; the buying itself is PurchaseActions' job. */
+export function PurchaseCard({
+  category,
+  pkg,
+}: {
+  category: { _id: string; title: string; count: number };
+  pkg: LeadPackage;
+}) {
+  const rows = [
+    { label: "Price per lead", value: `$${pkg.pricePerLead.toFixed(2)}` },
+    { label: "Lead count", value: pkg.leadsLabel },
+    { label: "Format", value: "CSV & Excel" },
+    { label: "Delivery", value: "instant download" },
+  ];
+  return (
+    <section
+      aria-labelledby="purchase-title"
+      data-testid="purchase-card"
+      className="rounded-2xl border bg-card p-6 shadow-lg"
+    >
+      <nav aria-label="Packages" className="grid grid-cols-3 gap-1 rounded-lg bg-muted p-1">
+        {PACKAGES.map((option) => (
+          <Link
+            key={option.id}
+            href={`/category/${category._id}?package=${option.id}`}
+            replace
+            scroll={false}
+            aria-current={option.id === pkg.id ? "page" : undefined}
+            className={cn(
+              "rounded-md px-2 py-1.5 text-center text-sm font-medium transition-colors",
+              option.id === pkg.id
+                ? "bg-background text-foreground shadow-sm"
+                : "text-muted-foreground hover:text-foreground",
+            )}
+          >
+            {option.name}
+          </Link>
+        ))}
+      </nav>
+
+      <div className="mt-5 flex items-start justify-between gap-2">
+        <div>
+          <h2 id="purchase-title" className="text-xl font-bold">
+            {pkg.title}
+          </h2>
+          <p className="text-sm text-muted-foreground">{pkg.subtitle}</p>
+        </div>
+        {pkg.isPopular ? <Badge>Most Popular</Badge> : null}
+      </div>
+      <p className="mt-4 flex items-baseline gap-1">
+        <span className="text-4xl font-extrabold tracking-tight" data-testid="purchase-price">
+          {`$${pkg.price}`}
+        </span>
+        <span className="text-sm text-muted-foreground">USD, one-time</span>
+      </p>
+
+      <dl className="mt-5 divide-y rounded-lg border text-sm">
+        {rows.map((row) => (
+          <div key={row.label} className="flex justify-between gap-4 px-3 py-2">
+            <dt className="text-muted-foreground">{row.label}</dt>
+            <dd className="font-medium">{row.value}</dd>
+          </div>
+        ))}
+        <div className="flex justify-between gap-4 px-3 py-2">
+          <dt className="text-muted-foreground">Available in this category</dt>
+          <dd className="font-medium">{number.format(category.count)}</dd>
+        </div>
+      </dl>
+
+      <h3 className="mt-5 text-sm font-semibold">Features</h3>
+      <ul className="mt-2 space-y-1.5 text-sm">
+        {pkg.featureObjects.map((feature) => (
+          <FeatureItem key={feature.text} feature={feature} />
+        ))}
+      </ul>
+
+      <div className="mt-6">
+        <PurchaseActions category={category} pkg={pkg} />
+      </div>
+      <p className="mt-4 flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
+        <LockIcon className="size-3.5" aria-hidden="true" />
+        Secure cryptocurrency checkout
+      </p>
+    </section>
+  );
+}

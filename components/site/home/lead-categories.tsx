@@ -1,0 +1,103 @@
+"use client";
+
+import { RefreshCwIcon, SearchXIcon } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { toast } from "@/components/ui/use-toast";
+import { SectionHeading } from "@/components/site/section-heading";
+import { CategoryCard, CategoryCardSkeleton } from "@/components/site/home/category-card";
+import { PackageSelector } from "@/components/site/home/package-selector";
+import { PACKAGES, getPackage, type PackageId } from "@/lib/packages";
+import { HttpError } from "@/lib/queries/fetcher";
+import { useCategories } from "@/lib/queries/use-categories";
+
+/** Spec: 6 skeleton cards while the categories load. */
+export const SKELETON_CARDS = 6;
+
+export function LeadCategories() {
+  const { data, error, isPending } = useCategories();
+  const [selected, setSelected] = useState<PackageId | null>(null);
+  // Buy Now uses the chosen package, or the default one while nothing is selected.
+  const pkg = getPackage(selected) ?? PACKAGES[0];
+
+  useEffect(() => {
+    if (!error) return;
+    // Spec: a non-OK answer shows the toast; a thrown network error is only logged.
+    if (error instanceof HttpError) {
+      toast({
+        title: "Error",
+        description: "Failed to load industry categories. Please try again.",
+        variant: "destructive",
+      });
+    } else {
+      console.error("Failed to load categories", error);
+    }
+  }, [error]);
+
+  const categories = data ?? [];
+
+  return (
+    <section
+      id="lead-categories"
+      aria-labelledby="lead-categories-title"
+      className="scroll-mt-20 bg-muted/40 py-20"
+    >
+      <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
+        <SectionHeading
+          id="lead-categories-title"
+          eyebrow="Lead Categories"
+          title="Choose a package, then your audience"
+        >
+          Fixed one-time prices, no subscription. Every list is verified and ready to download instantly.
+        </SectionHeading>
+
+        <div className="mt-14">
+          <PackageSelector selected={selected} onSelect={setSelected} />
+        </div>
+
+        <h3 className="mt-16 text-2xl font-bold">Industry categories</h3>
+        <p className="mt-1 text-muted-foreground">
+          {selected
+            ? `Showing ${pkg.title} prices: ${pkg.leadsLabel} leads for $${pkg.price}.`
+            : "Select a package above to see its price on every category, or buy the Starter package directly."}
+        </p>
+
+        {isPending ? (
+          <ul
+            className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3"
+            aria-busy="true"
+            aria-label="Loading categories"
+          >
+            {Array.from({ length: SKELETON_CARDS }, (_, index) => (
+              <CategoryCardSkeleton key={index} />
+            ))}
+          </ul>
+        ) : categories.length === 0 ? (
+          <div className="mt-8 flex flex-col items-center rounded-2xl border border-dashed bg-card px-6 py-16 text-center">
+            <SearchXIcon className="size-10 text-muted-foreground" aria-hidden="true" />
+            <h3 className="mt-4 text-xl font-semibold">No Lead Categories Found</h3>
+            <p className="mt-2 text-muted-foreground">
+              We couldn&apos;t find any lead categories in our database.
+            </p>
+            <Button className="mt-6" variant="outline" onClick={() => window.location.reload()}>
+              <RefreshCwIcon aria-hidden="true" />
+              Refresh
+            </Button>
+          </div>
+        ) : (
+          <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3" aria-label="Lead categories">
+            {categories.map((category, index) => (
+              <CategoryCard
+                key={category._id}
+                category={category}
+                index={index}
+                pkg={pkg}
+                premium={selected === "premium"}
+              />
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  );
+}

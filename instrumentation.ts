@@ -1,0 +1,8 @@
+// Validates the environment when the server starts, so a misconfiguration stops it at once
+// instead of failing the first request.
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { env } = await import("@/lib/env");
+    env();
+  }
+}

@@ -1,0 +1,268 @@
+import "server-only";
+import { Readable } from "node:stream";
+import busboy from "busboy";
+import { parse } from "csv-parse";
+import { pool } from "@/lib/db";
+import { AppError, badRequest, notFound } from "@/lib/api/errors";
+import { insertLeads, type Country, type LeadInput } from "@/lib/leads/insert";
+import type { ImportReport } from "@/lib/schemas/admin";
+
+// CSV lead import. The upload is streamed: busboy hands over the file part, csv-parse turns it into
+// rows, rows are validated one by one and inserted in batches while the next batch is being read,
+// so neither a 1,000,000-row file nor its rows are ever held in memory at once.
+
+export const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
+const BATCH_SIZE = 5000;
+const MAX_REPORTED_INVALID = 1000;
+const MAX_CELL_LENGTH = 1000;
+
+type Field = Exclude<keyof LeadInput, "country" | "verifiedAt"> | "country" | "verifiedAt" | "fullName";
+
+// Header names are compared lower-cased with everything but letters and digits removed, so
+// "First Name", "first_name" and "firstName" all read as "firstname".
+const ALIASES: Record<Field, string[]> = {
+  firstName: ["firstname", "fname", "givenname", "first"],
+  lastName: ["lastname", "lname", "surname", "familyname", "last"],
+  fullName: ["name", "fullname", "contactname"],
+  jobTitle: ["jobtitle", "title", "position", "role"],
+  seniority: ["seniority", "senioritylevel", "level"],
+  department: ["department", "dept", "function"],
+  company: ["company", "companyname", "organization", "organisation", "employer", "account"],
+  companyWebsite: ["companywebsite", "website", "companyurl", "domain", "companydomain", "url"],
+  companySize: ["companysize", "size", "employees", "headcount", "employeecount", "numberofemployees"],
+  companyRevenue: ["companyrevenue", "revenue", "annualrevenue"],
+  industry: ["industry", "sector"],
+  email: ["email", "emailaddress", "workemail", "businessemail", "mail"],
+  phone: ["phone", "phonenumber", "telephone", "tel", "mobile", "directphone"],
+  city: ["city", "town"],
+  state: ["state", "region", "province", "county", "statecode"],
+  country: ["country", "countrycode", "nation"],
+  profileUrl: ["profileurl", "profile", "linkedin", "linkedinurl", "linkedinprofile", "linkedinprofileurl"],
+  verifiedAt: ["verifiedat", "verified", "verifieddate", "verifiedon", "lastverified", "lastverifiedat"],
+};
+
+const FIELD_BY_ALIAS = new Map<string, Field>(
+  Object.entries(ALIASES).flatMap(([field, aliases]) => aliases.map((alias) => [alias, field as Field])),
+);
+
+export function normalizeHeader(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+/** Column index per known field; the first matching column wins. */
+export function mapHeader(header: string[]): Map<Field, number> {
+  const columns = new Map<Field, number>();
+  header.forEach((name, index) => {
+    const field = FIELD_BY_ALIAS.get(normalizeHeader(name));
+    if (field && !columns.has(field)) columns.set(field, index);
+  });
+  return columns;
+}
+
+const COUNTRIES: Record<string, Country> = {
+  usa: "USA",
+  us: "USA",
+  unitedstates: "USA",
+  unitedstatesofamerica: "USA",
+  america: "USA",
+  uk: "UK",
+  gb: "UK",
+  gbr: "UK",
+  greatbritain: "UK",
+  unitedkingdom: "UK",
+  england: "UK",
+  scotland: "UK",
+  wales: "UK",
+  northernireland: "UK",
+};
+
+// Deliberately simple: one @, no spaces, a dot in the domain. Full RFC parsing is not the point.
+const EMAIL = /^[^\s@"<>(),;:]+@[^\s@"<>(),;:]+\.[^\s@"<>(),;:]+$/;
+
+const FILE_TOO_LARGE = "FILE_TOO_LARGE";
+
+/** The upload stream itself failed (size limit, broken multipart body, client gone). */
+class UploadError extends Error {}
+
+type RowResult = { lead: LeadInput } | { reason: string };
+
+export function toLead(columns: Map<Field, number>, record: string[], now: Date): RowResult {
+  const get = (field: Field): string => {
+    const index = columns.get(field);
+    return index === undefined ? "" : (record[index] ?? "").trim();
+  };
+  for (const [field, index] of columns) {
+    if ((record[index] ?? "").length > MAX_CELL_LENGTH) {
+      return { reason: `Value too long in ${field} (at most ${MAX_CELL_LENGTH} characters)` };
+    }
+  }
+  const email = get("email");
+  if (!email) return { reason: "Email is missing" };
+  if (email.length > 254 || !EMAIL.test(email)) return { reason: `Invalid email "${email.slice(0, 100)}"` };
+
+  const countryText = get("country");
+  const country = countryText ? COUNTRIES[normalizeHeader(countryText)] : "USA";
+  if (!country) return { reason: `Unsupported country "${countryText.slice(0, 60)}" (USA or UK)` };
+
+  const verifiedText = get("verifiedAt");
+  const verifiedAt = verifiedText ? new Date(verifiedText) : now;
+  if (Number.isNaN(verifiedAt.getTime()))
+    return { reason: `Invalid verified date "${verifiedText.slice(0, 60)}"` };
+
+  let firstName = get("firstName");
+  let lastName = get("lastName");
+  if (!firstName && !lastName) {
+    const [first = "", ...rest] = get("fullName").split(/\s+/);
+    firstName = first;
+    lastName = rest.join(" ");
+  }
+  return {
+    lead: {
+      firstName,
+      lastName,
+      jobTitle: get("jobTitle"),
+      seniority: get("seniority"),
+      department: get("department"),
+      company: get("company"),
+      companyWebsite: get("companyWebsite"),
+      companySize: get("companySize"),
+      companyRevenue: get("companyRevenue"),
+      industry: get("industry"),
+      email,
+      phone: get("phone"),
+      city: get("city"),
+      state: get("state"),
+      country,
+      profileUrl: get("profileUrl"),
+      verifiedAt,
+    },
+  };
+}
+
+/** Imports rows from a CSV byte stream into a category. */
+export async function importLeadsCsv(categoryId: string, input: Readable): Promise<ImportReport> {
+  const report: ImportReport = { imported: 0, duplicates: 0, invalid: [], invalidCount: 0 };
+  const addInvalid = (line: number, reason: string) => {
+    report.invalidCount += 1;
+    if (report.invalid.length < MAX_REPORTED_INVALID) report.invalid.push({ line, reason });
+  };
+  const parser = parse({
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    info: true,
+    max_record_size: 64 * 1024,
+  });
+  input.on("error", (error) => parser.destroy(new UploadError(error.message)));
+  input.pipe(parser);
+
+  const now = new Date();
+  let columns: Map<Field, number> | undefined;
+  let batch: LeadInput[] = [];
+  let inFlight: Promise<void> = Promise.resolve();
+  // One batch is inserted while the next one is parsed; each batch is its own transaction, so
+  // the category count always matches what is in the table, whatever happens later in the file.
+  const flush = async () => {
+    const leads = batch;
+    batch = [];
+    await inFlight;
+    inFlight = insertLeads(pool(), categoryId, leads).then((inserted) => {
+      report.imported += inserted;
+      report.duplicates += leads.length - inserted;
+    });
+    // Surface an insert failure at once rather than at the end.
+    inFlight.catch(() => undefined);
+  };
+
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: string[];
+      info: { lines: number };
+    }>) {
+      if (!columns) {
+        columns = mapHeader(record);
+        if (!columns.has("email")) {
+          throw badRequest("The file has no email column", { file: "The file has no email column" });
+        }
+        continue;
+      }
+      if (record.every((cell) => cell.trim() === "")) continue;
+      const result = toLead(columns, record, now);
+      if ("reason" in result) addInvalid(info.lines, result.reason);
+      else {
+        batch.push(result.lead);
+        if (batch.length >= BATCH_SIZE) await flush();
+      }
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("CSV_")) {
+      // Rows before a malformed spot are kept (and reported); the rest of the file is not read.
+      const line = (error as { lines?: number }).lines ?? 0;
+      addInvalid(line, `Malformed CSV, import stopped here: ${(error as Error).message}`);
+    } else if (error instanceof UploadError && error.message === FILE_TOO_LARGE) {
+      addInvalid(0, `File larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, import stopped`);
+    } else if (error instanceof UploadError) {
+      throw badRequest(`The upload was interrupted: ${error.message}`);
+    } else {
+      throw error;
+    }
+  } finally {
+    // Whatever is left of the upload is read and dropped, so the client's request can complete.
+    if (!input.readableEnded) {
+      input.unpipe(parser);
+      input.resume();
+    }
+  }
+  if (!columns) throw badRequest("The file is empty", { file: "The file is empty" });
+  if (batch.length > 0) await flush();
+  await inFlight;
+  return report;
+}
+
+/**
+ * Reads a multipart upload (field "file") from a request and imports it into the category.
+ * Other parts are ignored; a missing file part is a 400.
+ */
+export async function importLeadsFromRequest(categoryId: string, request: Request): Promise<ImportReport> {
+  const exists = await pool().query("SELECT 1 FROM categories WHERE id = $1", [categoryId]);
+  if (exists.rowCount === 0) throw notFound("Category not found");
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!contentType.toLowerCase().startsWith("multipart/form-data") || !request.body) {
+    throw badRequest('Upload the CSV file as multipart/form-data in the field "file"', {
+      file: "A CSV file is required",
+    });
+  }
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { "content-type": contentType },
+      limits: { files: 1, fileSize: MAX_IMPORT_BYTES },
+    });
+  } catch {
+    throw badRequest("Malformed multipart upload", { file: "A CSV file is required" });
+  }
+
+  return new Promise<ImportReport>((resolve, reject) => {
+    let job: Promise<ImportReport> | undefined;
+    parser.on("file", (name, stream) => {
+      if (name !== "file" || job) {
+        stream.resume();
+        return;
+      }
+      stream.on("limit", () => stream.destroy(new Error(FILE_TOO_LARGE)));
+      job = importLeadsCsv(categoryId, stream);
+      job.then(resolve, reject);
+    });
+    parser.on("error", (error) => {
+      if (!job) reject(badRequest(`Malformed multipart upload: ${(error as Error).message}`));
+    });
+    parser.on("close", () => {
+      if (!job) reject(badRequest("No file was uploaded", { file: "A CSV file is required" }));
+    });
+    const body = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream<Uint8Array>);
+    body.on("error", (error) => parser.destroy(error));
+    body.pipe(parser);
+  });
+}

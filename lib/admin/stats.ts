@@ -1,0 +1,77 @@
+import "server-only";
+import { pool } from "@/lib/db";
+import type { StatsDto } from "@/lib/schemas/admin";
+
+// Dashboard figures in three aggregate queries. A sale counts as confirmed (and as revenue, on
+// the day it was paid) once paid_at is set; everything else is pending.
+const SALES_SQL = `
+  SELECT
+    COALESCE(SUM(amount) FILTER (WHERE paid_at IS NOT NULL), 0)::float8 AS total_revenue,
+    COUNT(*)::int AS total_sales,
+    COUNT(*) FILTER (WHERE paid_at IS NOT NULL)::int AS confirmed_sales,
+    COALESCE(SUM(lead_count) FILTER (WHERE paid_at IS NOT NULL), 0)::float8 AS leads_sold,
+    COALESCE(SUM(amount) FILTER (WHERE paid_at >= now() - interval '7 days'), 0)::float8 AS last_7,
+    COALESCE(SUM(amount) FILTER (
+      WHERE paid_at >= now() - interval '14 days' AND paid_at < now() - interval '7 days'
+    ), 0)::float8 AS previous_7
+  FROM orders`;
+
+const REQUESTS_SQL = `
+  SELECT
+    COUNT(*)::int AS total,
+    COUNT(*) FILTER (WHERE status = 'pending')::int AS pending,
+    COUNT(*) FILTER (WHERE status = 'in_progress')::int AS in_progress,
+    COUNT(*) FILTER (WHERE status = 'completed')::int AS completed,
+    (SELECT COUNT(*)::int FROM categories) AS categories,
+    (SELECT COALESCE(SUM(count), 0)::float8 FROM categories) AS leads
+  FROM custom_requests`;
+
+// The last 30 days (UTC), today included, with zero-revenue days present.
+const BY_DAY_SQL = `
+  SELECT to_char(day, 'YYYY-MM-DD') AS date,
+         COALESCE(SUM(o.amount), 0)::float8 AS revenue,
+         COUNT(o.id)::int AS sales
+  FROM generate_series(
+         (now() AT TIME ZONE 'UTC')::date - 29, (now() AT TIME ZONE 'UTC')::date, interval '1 day'
+       ) AS day
+  LEFT JOIN orders o
+    ON o.paid_at >= (day AT TIME ZONE 'UTC') AND o.paid_at < ((day + interval '1 day') AT TIME ZONE 'UTC')
+  GROUP BY day
+  ORDER BY day`;
+
+/** The spec's 7-day comparison in percent; 100 when the previous period had no revenue. */
+export function revenueTrend(last7: number, previous7: number): number {
+  if (previous7 === 0) return 100;
+  return Math.round(((last7 - previous7) / previous7) * 1000) / 10;
+}
+
+export async function getStats(): Promise<StatsDto> {
+  const [sales, requests, byDay] = await Promise.all([
+    pool().query(SALES_SQL),
+    pool().query(REQUESTS_SQL),
+    pool().query<{ date: string; revenue: number; sales: number }>(BY_DAY_SQL),
+  ]);
+  const s = sales.rows[0];
+  const r = requests.rows[0];
+  const totalRevenue = Math.round(s.total_revenue * 100) / 100;
+  return {
+    totalRevenue,
+    revenueTrend: revenueTrend(s.last_7, s.previous_7),
+    totalSales: s.total_sales,
+    confirmedSales: s.confirmed_sales,
+    pendingSales: s.total_sales - s.confirmed_sales,
+    leadsSold: s.leads_sold,
+    averagePricePerLead: s.leads_sold > 0 ? Math.round((totalRevenue / s.leads_sold) * 10000) / 10000 : 0,
+    totalRequests: r.total,
+    pendingRequests: r.pending,
+    inProgressRequests: r.in_progress,
+    completedRequests: r.completed,
+    totalCategories: r.categories,
+    totalLeads: r.leads,
+    revenueByDay: byDay.rows.map((row) => ({
+      date: row.date,
+      revenue: Math.round(row.revenue * 100) / 100,
+      sales: row.sales,
+    })),
+  };
+}

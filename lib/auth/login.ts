@@ -1,0 +1,97 @@
+import "server-only";
+import { db, pool } from "@/lib/db";
+import { AppError, badRequest } from "@/lib/api/errors";
+import { hashPassword, signAdminToken, verifyPassword } from "@/lib/auth/session";
+
+// Sign-in and password change. An unknown email and a wrong password get the same answer after
+// the same amount of bcrypt work, and repeated failures are throttled per email and per client
+// address. The attempts live in PostgreSQL so the limit holds across server instances.
+export const MAX_FAILURES = 5;
+export const FAILURE_WINDOW_MINUTES = 15;
+
+// A bcrypt hash (cost 12, like real ones) of a password nobody knows; compared when the email is
+// unknown so that the answer takes as long as for a wrong password.
+const DUMMY_HASH = "$2b$12$akys.q3eGmTuv8W0x9xO1uAqbtxqy9EooUVFmc4TOITbRFa2zMoh.";
+
+const invalidCredentials = () => new AppError(401, "Invalid credentials");
+
+/** Seconds until the caller may try again, or 0 when under the limit. */
+async function retryAfterSeconds(email: string, ip: string): Promise<number> {
+  const { rows } = await pool().query<{ retry: string | null }>(
+    `WITH recent AS (
+       SELECT email, ip, created_at FROM login_attempts
+       WHERE NOT success AND created_at > now() - make_interval(mins => $3::int)
+         AND (email = $1 OR ip = $2)
+     ), nth AS (
+       SELECT (SELECT created_at FROM recent WHERE email = $1 ORDER BY created_at DESC OFFSET $4::int - 1 LIMIT 1) AS by_email,
+              (SELECT created_at FROM recent WHERE ip = $2 ORDER BY created_at DESC OFFSET $4::int - 1 LIMIT 1) AS by_ip
+     )
+     SELECT ceil(extract(epoch FROM GREATEST(by_email, by_ip) + make_interval(mins => $3::int) - now()))::text AS retry
+     FROM nth`,
+    [email, ip, FAILURE_WINDOW_MINUTES, MAX_FAILURES],
+  );
+  const retry = Number(rows[0]?.retry ?? 0);
+  return Number.isFinite(retry) && retry > 0 ? retry : 0;
+}
+
+async function recordAttempt(email: string, ip: string, success: boolean): Promise<void> {
+  await pool().query("INSERT INTO login_attempts (email, ip, success) VALUES ($1, $2, $3)", [
+    email,
+    ip,
+    success,
+  ]);
+}
+
+/** Checks the credentials and answers a fresh token, or throws 401 / 429. */
+export async function login(emailInput: string, password: string, ip: string): Promise<string> {
+  const email = emailInput.trim().toLowerCase();
+  const retry = await retryAfterSeconds(email, ip);
+  if (retry > 0) {
+    const minutes = Math.ceil(retry / 60);
+    throw new AppError(
+      429,
+      `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+      undefined,
+      { "Retry-After": String(retry) },
+    );
+  }
+  const admin = await db().admin.findUnique({
+    where: { email },
+    select: { id: true, passwordHash: true, passwordChangedAt: true },
+  });
+  const matches = await verifyPassword(password, admin?.passwordHash ?? DUMMY_HASH);
+  if (!admin || !matches) {
+    await recordAttempt(email, ip, false);
+    throw invalidCredentials();
+  }
+  await recordAttempt(email, ip, true);
+  // Old attempts only matter for the window; keep the table small.
+  await pool().query("DELETE FROM login_attempts WHERE created_at < now() - interval '1 day'");
+  return signAdminToken(admin);
+}
+
+/**
+ * Changes the password after checking the current one, which voids every token issued before;
+ * answers a fresh token so the admin who made the change stays signed in.
+ */
+export async function changePassword(
+  adminId: string,
+  currentPassword: string,
+  newPassword: string,
+): Promise<string> {
+  const admin = await db().admin.findUnique({
+    where: { id: adminId },
+    select: { passwordHash: true },
+  });
+  if (!admin || !(await verifyPassword(currentPassword, admin.passwordHash))) {
+    throw badRequest("Current password is incorrect", { currentPassword: "Current password is incorrect" });
+  }
+  // Millisecond precision matches the column, so the token's version compares exactly.
+  const changedAt = new Date();
+  const updated = await db().admin.update({
+    where: { id: adminId },
+    data: { passwordHash: await hashPassword(newPassword), passwordChangedAt: changedAt },
+    select: { id: true, passwordChangedAt: true },
+  });
+  return signAdminToken(updated);
+}

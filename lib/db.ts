@@ -1,0 +1,32 @@
+import "server-only";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { Pool } from "pg";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { env } from "@/lib/env";
+
+// One pg pool per process, shared by Prisma (through its adapter) and by the few raw-SQL paths
+// that need COPY, cursors or bulk statements. Kept on globalThis so dev reloads reuse it.
+const globalForDb = globalThis as unknown as { pool?: Pool; prisma?: PrismaClient };
+
+export function pool(): Pool {
+  if (!globalForDb.pool) {
+    globalForDb.pool = new Pool({ connectionString: env().DATABASE_URL, max: 10 });
+    // An idle connection can be cut by the server (restart, failover, terminate): the pool drops it
+    // and opens another on demand. Without a listener, that event would crash the process.
+    globalForDb.pool.on("error", (error) => console.error(`[db] idle connection lost: ${error.message}`));
+  }
+  return globalForDb.pool;
+}
+
+function createClient(): PrismaClient {
+  return new PrismaClient({
+    adapter: new PrismaPg(pool()),
+    // Password hashes never leave lib/auth, which selects them explicitly.
+    omit: { admin: { passwordHash: true } },
+  });
+}
+
+export function db(): ReturnType<typeof createClient> {
+  globalForDb.prisma ??= createClient();
+  return globalForDb.prisma;
+}

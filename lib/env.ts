@@ -1,0 +1,60 @@
+import "server-only";
+import { z } from "zod";
+
+// Every environment variable of the product, validated once. Read lazily: `next build` imports
+// modules without any runtime configuration, and must not fail for it.
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.string().min(1, "DATABASE_URL is required (npm start sets it in embedded mode)"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  APP_SECRET: z.string().min(32, "APP_SECRET must be at least 32 characters").optional(),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(6).optional(),
+  PUBLIC_BASE_URL: z.url().optional(),
+  NOWPAYMENTS_API_URL: z.url().default("https://api.nowpayments.io/v1"),
+  NOWPAYMENTS_API_KEY: z.string().min(1).optional(),
+  NOWPAYMENTS_IPN_SECRET: z.string().min(1).optional(),
+  PAYMENTS_TEST_MODE: z.enum(["0", "1"]).default("0"),
+  SMTP_URL: z.string().min(1).optional(),
+  MAIL_FROM: z.string().min(1).default("LeadMarket <no-reply@leadmarket.local>"),
+  CUSTOM_REQUEST_LIMIT: z.coerce.number().int().min(0).default(20),
+});
+
+export type Env = Omit<z.infer<typeof schema>, "APP_SECRET" | "PUBLIC_BASE_URL" | "PAYMENTS_TEST_MODE"> & {
+  APP_SECRET: string;
+  PUBLIC_BASE_URL: string;
+  paymentsTestMode: boolean;
+};
+
+// Only for `next dev` and tests without a configured secret; production refuses to start without one.
+const DEVELOPMENT_SECRET = "leadmarket-development-secret-not-for-production";
+
+let cached: Env | undefined;
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const blankToUndefined = Object.fromEntries(
+    Object.entries(source).map(([key, value]) => [key, value === "" ? undefined : value]),
+  );
+  const result = schema.safeParse(blankToUndefined);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid environment configuration:\n${problems.join("\n")}`);
+  }
+  const parsed = result.data;
+  if (!parsed.APP_SECRET && parsed.NODE_ENV === "production") {
+    throw new Error(
+      "APP_SECRET is required in production (at least 32 characters). Generate one with: openssl rand -hex 32",
+    );
+  }
+  return {
+    ...parsed,
+    APP_SECRET: parsed.APP_SECRET ?? DEVELOPMENT_SECRET,
+    PUBLIC_BASE_URL: (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ""),
+    paymentsTestMode: parsed.PAYMENTS_TEST_MODE === "1",
+  };
+}
+
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

@@ -1,0 +1,90 @@
+import "server-only";
+import { db } from "@/lib/db";
+
+// What anyone may see of a lead before buying it: no email, phone or profile URL, and only the
+// initial of the last name.
+export type LeadPreview = {
+  _id: string;
+  categoryId: string;
+  name: string;
+  title: string;
+  company: string;
+  city: string;
+  state: string;
+  country: string;
+  verifiedAt: string;
+};
+
+const previewSelect = {
+  id: true,
+  categoryId: true,
+  firstName: true,
+  lastName: true,
+  jobTitle: true,
+  company: true,
+  city: true,
+  state: true,
+  country: true,
+  verifiedAt: true,
+} as const;
+
+type PreviewRow = {
+  id: bigint;
+  categoryId: string;
+  firstName: string;
+  lastName: string;
+  jobTitle: string;
+  company: string;
+  city: string;
+  state: string;
+  country: string;
+  verifiedAt: Date;
+};
+
+function toPreview(row: PreviewRow): LeadPreview {
+  const initial = row.lastName.trim().charAt(0);
+  return {
+    _id: row.id.toString(),
+    categoryId: row.categoryId,
+    name: initial ? `${row.firstName} ${initial.toUpperCase()}.` : row.firstName,
+    title: row.jobTitle,
+    company: row.company,
+    city: row.city,
+    state: row.state,
+    country: row.country,
+    verifiedAt: row.verifiedAt.toISOString(),
+  };
+}
+
+export type PreviewPage = { leads: LeadPreview[]; page: number; pageSize: number; total: number };
+
+/** A page of previews, most recently verified first; totals come from the maintained counts. */
+export async function listLeadPreviews(options: {
+  categoryId?: string;
+  page: number;
+  pageSize: number;
+}): Promise<PreviewPage> {
+  const { categoryId, page, pageSize } = options;
+  const [rows, total] = await Promise.all([
+    db().lead.findMany({
+      where: categoryId ? { categoryId } : undefined,
+      select: previewSelect,
+      orderBy: categoryId ? [{ verifiedAt: "desc" }, { id: "asc" }] : [{ id: "desc" }],
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+    }),
+    categoryId
+      ? db()
+          .category.findUnique({ where: { id: categoryId }, select: { count: true } })
+          .then((c) => c?.count ?? 0)
+      : db()
+          .category.aggregate({ _sum: { count: true } })
+          .then((a) => a._sum.count ?? 0),
+  ]);
+  return { leads: rows.map(toPreview), page, pageSize, total };
+}
+
+export async function findLeadPreview(id: bigint): Promise<LeadPreview | null> {
+  const row = await db().lead.findUnique({ where: { id }, select: previewSelect });
+  return row ? toPreview(row) : null;
+}

@@ -1,0 +1,80 @@
+// Applies prisma/migrations/*/migration.sql the way `prisma migrate deploy` does, without Prisma's
+// native engine: same `_prisma_migrations` bookkeeping (so either tool can take over), same advisory
+// lock (so instances starting together apply each migration once), one transaction per migration.
+import { createHash, randomUUID } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { Client } from "pg";
+
+// The lock key Prisma Migrate itself takes.
+const PRISMA_MIGRATE_LOCK = 72707369;
+
+export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
+
+export type Migration = { name: string; sql: string; checksum: string };
+
+export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const names = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const sql = await readFile(path.join(dir, name, "migration.sql"), "utf8");
+      return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
+    }),
+  );
+}
+
+/** Applies pending migrations and returns the names it applied. */
+export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const migrations = await readMigrations(dir);
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [PRISMA_MIGRATE_LOCK]);
+    await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+      "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+      "checksum" VARCHAR(64) NOT NULL,
+      "finished_at" TIMESTAMPTZ,
+      "migration_name" VARCHAR(255) NOT NULL,
+      "logs" TEXT,
+      "rolled_back_at" TIMESTAMPTZ,
+      "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+      "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+    )`);
+    const { rows } = await client.query<{ migration_name: string; finished_at: Date | null }>(
+      `SELECT migration_name, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`,
+    );
+    const failed = rows.find((row) => row.finished_at === null);
+    if (failed) {
+      throw new Error(
+        `Migration ${failed.migration_name} failed earlier and was never resolved; fix the database, then run \`prisma migrate resolve\`.`,
+      );
+    }
+    const applied = new Set(rows.map((row) => row.migration_name));
+    const done: string[] = [];
+    for (const migration of migrations) {
+      if (applied.has(migration.name)) continue;
+      await client.query("BEGIN");
+      try {
+        await client.query(migration.sql);
+        await client.query(
+          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
+           VALUES ($1, $2, $3, now(), now(), 1)`,
+          [randomUUID(), migration.checksum, migration.name],
+        );
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK");
+        throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`);
+      }
+      done.push(migration.name);
+    }
+    return done;
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [PRISMA_MIGRATE_LOCK]).catch(() => undefined);
+    await client.end();
+  }
+}

@@ -1,0 +1,142 @@
+import "server-only";
+import { pool } from "@/lib/db";
+import { notifySale } from "@/lib/payments/notify";
+import type { ProviderPayment } from "@/lib/payments/provider";
+import { isPaidStatus, statusRank } from "@/lib/payments/status";
+
+/**
+ * Whether a provider payment pays for an order.
+ *
+ * The invoice is priced in USD, so the value to compare with the package price is the provider's
+ * `price_amount` in `price_currency` (the fiat price the payment settles). The provider only reports
+ * confirmed/finished once the crypto `pay_amount` for that price has arrived (less is
+ * `partially_paid`), and we double-check that `actually_paid >= pay_amount` when both are reported.
+ * `actually_paid_at_fiat` is not used: it moves with the exchange rate and would refuse full
+ * payments by a few cents.
+ */
+export function paymentCovers(
+  payment: ProviderPayment,
+  order: { amount: number; currency: string },
+): { paid: boolean; problem: string | null } {
+  if (!isPaidStatus(payment.status)) return { paid: false, problem: null };
+  if (payment.priceCurrency !== null && payment.priceCurrency !== order.currency) {
+    return { paid: false, problem: `Paid in ${payment.priceCurrency}, expected ${order.currency}` };
+  }
+  if (payment.priceAmount === null || payment.priceAmount < order.amount) {
+    return {
+      paid: false,
+      problem: `Paid value ${payment.priceAmount ?? "unknown"} is below the price ${order.amount}`,
+    };
+  }
+  if (
+    payment.payAmount !== null &&
+    payment.actuallyPaid !== null &&
+    payment.actuallyPaid < payment.payAmount
+  ) {
+    return { paid: false, problem: `Received ${payment.actuallyPaid} of ${payment.payAmount} in crypto` };
+  }
+  return { paid: true, problem: null };
+}
+
+type LockedOrder = {
+  id: string;
+  category_id: string;
+  lead_title: string;
+  package_type: string;
+  lead_count: number;
+  amount: string;
+  currency: string;
+  status: string;
+  paid_at: Date | null;
+};
+
+// Keeps a payment id on the order unless another order already holds it (the unique index would
+// otherwise abort the whole update).
+const PAYMENT_ID_SQL = `CASE WHEN EXISTS (SELECT 1 FROM orders other WHERE other.provider_payment_id = $3 AND other.id <> $1)
+  THEN provider_payment_id ELSE $3 END`;
+
+/**
+ * Applies what the provider says about a payment of this order, under a row lock so concurrent
+ * callbacks and status checks serialise. Monotonic: a paid order never changes back, and an unpaid
+ * one never moves to an earlier status. The first confirmation allocates the order's leads (most
+ * recently verified first) in the same transaction, and then notifies the admin.
+ * The caller has checked that `payment.orderId` is this order.
+ */
+export async function applyPayment(orderId: string, payment: ProviderPayment): Promise<void> {
+  const client = await pool().connect();
+  let sale: LockedOrder | undefined;
+  try {
+    await client.query("BEGIN");
+    const { rows } = await client.query<LockedOrder>(
+      `SELECT id, category_id, lead_title, package_type, lead_count, amount::text, currency, status, paid_at
+       FROM orders WHERE id = $1 FOR UPDATE`,
+      [orderId],
+    );
+    const order = rows[0];
+    if (!order) {
+      await client.query("ROLLBACK");
+      return;
+    }
+    if (order.paid_at) {
+      // Only confirmed -> finished style moves between paid values; nothing else touches a sale.
+      if (isPaidStatus(payment.status) && payment.status !== order.status) {
+        await client.query("UPDATE orders SET status = $2, updated_at = now() WHERE id = $1", [
+          orderId,
+          payment.status,
+        ]);
+      }
+      await client.query("COMMIT");
+      return;
+    }
+    const { paid, problem } = paymentCovers(payment, {
+      amount: Number(order.amount),
+      currency: order.currency,
+    });
+    if (paid) {
+      await client.query(
+        `UPDATE orders SET status = $2, provider_payment_id = ${PAYMENT_ID_SQL}, paid_amount = $4,
+           paid_at = now(), last_error = NULL, updated_at = now() WHERE id = $1`,
+        [orderId, payment.status, payment.paymentId, payment.priceAmount],
+      );
+      const allocated = await client.query(
+        `INSERT INTO order_leads (order_id, position, lead_id)
+         SELECT $1, row_number() OVER (ORDER BY verified_at DESC, id), id
+         FROM (SELECT id, verified_at FROM leads WHERE category_id = $2
+               ORDER BY verified_at DESC, id LIMIT $3) AS chosen`,
+        [orderId, order.category_id, order.lead_count],
+      );
+      if ((allocated.rowCount ?? 0) < order.lead_count) {
+        // Leads were removed between sale and payment: deliver what exists and tell the admin.
+        await client.query("UPDATE orders SET last_error = $2 WHERE id = $1", [
+          orderId,
+          `Only ${allocated.rowCount} of ${order.lead_count} leads were available at payment`,
+        ]);
+      }
+      sale = order;
+    } else if (statusRank(payment.status) >= statusRank(order.status)) {
+      await client.query(
+        `UPDATE orders SET status = $2, provider_payment_id = ${PAYMENT_ID_SQL}, paid_amount = $4,
+           last_error = $5, updated_at = now() WHERE id = $1`,
+        [orderId, payment.status, payment.paymentId, payment.priceAmount, problem],
+      );
+    }
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+  if (sale) {
+    // Not awaited: a slow mail server must not delay the buyer or the provider's callback.
+    void notifySale({
+      id: sale.id,
+      leadTitle: sale.lead_title,
+      packageType: sale.package_type,
+      leadCount: sale.lead_count,
+      amount: sale.amount,
+      currency: sale.currency,
+      paymentId: payment.paymentId,
+    });
+  }
+}

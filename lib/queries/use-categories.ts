@@ -1,0 +1,21 @@
+import { useQuery } from "@tanstack/react-query";
+import { apiFetch } from "@/lib/queries/fetcher";
+
+/** A category as GET /api/categories returns it (the spec's `_id, title, count`, plus our description). */
+export type PublicCategory = {
+  _id: string;
+  title: string;
+  description: string;
+  count: number;
+  createdAt: string;
+};
+
+/** Shared with the server, which pre-fills this key so the browser does not fetch the list again. */
+export const categoriesQueryKey = ["categories"] as const;
+
+export function useCategories() {
+  return useQuery({
+    queryKey: categoriesQueryKey,
+    queryFn: () => apiFetch<PublicCategory[]>("/api/categories"),
+  });
+}

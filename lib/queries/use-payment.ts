@@ -1,0 +1,72 @@
+import { useMutation } from "@tanstack/react-query";
+import { apiFetch } from "@/lib/queries/fetcher";
+import type { CreatePaymentBody, CreatePaymentResponse, PaymentStatusResponse } from "@/lib/schemas/payment";
+
+// Client calls of the purchase flow (spec section 7).
+
+export function useCreatePayment() {
+  return useMutation({
+    mutationFn: (body: CreatePaymentBody) =>
+      apiFetch<CreatePaymentResponse>("/api/payment/create", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+  });
+}
+
+export function fetchPaymentStatus(paymentId: string): Promise<PaymentStatusResponse> {
+  return apiFetch<PaymentStatusResponse>(`/api/payment/status/${encodeURIComponent(paymentId)}`, {
+    cache: "no-store",
+  });
+}
+
+export function downloadUrl(
+  paymentId: string,
+  options: { categoryId: string; count: number; format?: "csv" | "xlsx" },
+): string {
+  const query = new URLSearchParams({ category: options.categoryId, count: String(options.count) });
+  if (options.format === "xlsx") query.set("format", "xlsx");
+  return `/api/leads/download/${encodeURIComponent(paymentId)}?${query}`;
+}
+
+/** Starts a file download without leaving the page. */
+export function startDownload(url: string, fileName: string): void {
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  link.rel = "noopener";
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}
+
+// Session storage: `paymentId` is the spec's key; `paymentContext` remembers which category and
+// package that payment was for (and its invoice URL for Reopen Payment), so another category's
+// page does not offer to check a different order.
+export type PaymentContext = {
+  paymentId: string;
+  categoryId: string;
+  packageType: string;
+  invoiceUrl?: string;
+};
+
+export function savePayment(context: PaymentContext): void {
+  try {
+    sessionStorage.setItem("paymentId", context.paymentId);
+    sessionStorage.setItem("paymentContext", JSON.stringify(context));
+  } catch {
+    // Storage disabled: the flow still works for this page view.
+  }
+}
+
+export function loadPayment(categoryId: string, packageType: string): PaymentContext | null {
+  try {
+    const paymentId = sessionStorage.getItem("paymentId");
+    const context = JSON.parse(sessionStorage.getItem("paymentContext") ?? "null") as PaymentContext | null;
+    if (!paymentId || !context || context.paymentId !== paymentId) return null;
+    return context.categoryId === categoryId && context.packageType === packageType ? context : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,37 @@
+import "server-only";
+import type { Pool, PoolClient } from "pg";
+import { AppError } from "@/lib/api/errors";
+
+// Custom requests accepted per client address per hour, counted from the stored requests
+// themselves (custom_requests.client_ip + created_at is indexed for it): no second server, and
+// every app instance sharing the database shares the limit.
+
+type Queryable = Pick<Pool | PoolClient, "query">;
+
+const WINDOW_SQL = "interval '1 hour'";
+
+/** Throws 429 with Retry-After when the address already sent `limit` requests in the last hour. */
+export async function assertWithinRateLimit(
+  client: Queryable,
+  clientIp: string,
+  limit: number,
+): Promise<void> {
+  if (limit <= 0) return;
+  const { rows } = await client.query<{ count: number; retry_after: number | null }>(
+    `SELECT count(*)::int AS count,
+            ceil(extract(epoch FROM min(created_at) + ${WINDOW_SQL} - now()))::int AS retry_after
+       FROM custom_requests
+      WHERE client_ip = $1 AND created_at > now() - ${WINDOW_SQL}`,
+    [clientIp],
+  );
+  const { count, retry_after } = rows[0];
+  if (count < limit) return;
+  const seconds = Math.max(1, retry_after ?? 3600);
+  const minutes = Math.ceil(seconds / 60);
+  throw new AppError(
+    429,
+    `Too many requests from your address: at most ${limit} custom requests per hour. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    undefined,
+    { "Retry-After": String(seconds) },
+  );
+}

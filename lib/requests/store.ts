@@ -1,0 +1,81 @@
+import "server-only";
+import { pool } from "@/lib/db";
+import type { CheckedFile } from "@/lib/requests/files";
+import { assertWithinRateLimit } from "@/lib/requests/rate-limit";
+import type { CustomRequest } from "@/lib/schemas/custom-request";
+
+// Arbitrary namespace for this module's advisory locks (the two-int form keeps it apart from
+// any single-bigint lock elsewhere).
+const RATE_LIMIT_LOCK = 5_301;
+
+export type StoredRequest = {
+  id: string;
+  createdAt: Date;
+  name: string;
+  email: string;
+  industry: string;
+  role: string;
+  platforms: string[];
+  message: string;
+  attachments: { fileName: string; contentType: string; size: number }[];
+};
+
+/**
+ * Stores a request and its files in one transaction: either everything is kept or nothing.
+ * With a limit, the address's advisory lock serialises its concurrent submissions so the count
+ * cannot be outrun. Raw SQL on the shared pool: BYTEA takes Buffers as they are, and the pool
+ * queues callers under load instead of timing them out.
+ */
+export async function storeCustomRequest(
+  input: CustomRequest,
+  files: CheckedFile[],
+  clientIp: string,
+  limit: number,
+): Promise<StoredRequest> {
+  const client = await pool().connect();
+  try {
+    await client.query("BEGIN");
+    if (limit > 0) {
+      await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [RATE_LIMIT_LOCK, clientIp]);
+      await assertWithinRateLimit(client, clientIp, limit);
+    }
+    const { rows } = await client.query<{ id: string; created_at: Date }>(
+      `INSERT INTO custom_requests (name, email, industry, role, platform, message, client_ip)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       RETURNING id, created_at`,
+      [
+        input.name,
+        input.email,
+        input.industry,
+        input.role,
+        input.platforms.join(", "),
+        input.message,
+        clientIp,
+      ],
+    );
+    const { id, created_at: createdAt } = rows[0];
+    for (const file of files) {
+      await client.query(
+        `INSERT INTO attachments (request_id, file_name, content_type, size, data) VALUES ($1, $2, $3, $4, $5)`,
+        [id, file.fileName, file.contentType, file.size, file.data],
+      );
+    }
+    await client.query("COMMIT");
+    return {
+      id,
+      createdAt,
+      name: input.name,
+      email: input.email,
+      industry: input.industry,
+      role: input.role,
+      platforms: input.platforms,
+      message: input.message,
+      attachments: files.map(({ fileName, contentType, size }) => ({ fileName, contentType, size })),
+    };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

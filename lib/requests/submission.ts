@@ -1,0 +1,193 @@
+import "server-only";
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import busboy from "busboy";
+import { AppError, badRequest, fieldErrors } from "@/lib/api/errors";
+import { checkFile, type CheckedFile } from "@/lib/requests/files";
+import {
+  customRequestSchema,
+  hasAcceptedExtension,
+  MAX_FILE_BYTES,
+  MAX_FILES,
+  type CustomRequest,
+} from "@/lib/schemas/custom-request";
+
+// Reads POST /api/custom-request bodies: JSON without files, or multipart streamed through busboy
+// with hard limits, so an oversized upload is refused as soon as it shows, never buffered whole.
+
+const MAX_JSON_BYTES = 64 * 1024;
+const MAX_FIELD_BYTES = 64 * 1024;
+const MAX_FIELDS = 20;
+// Room for every allowed file plus the text fields and multipart framing.
+export const MAX_MULTIPART_BYTES = MAX_FILES * MAX_FILE_BYTES + 1024 * 1024;
+
+const tooLarge = (message: string, errors?: Record<string, string>) => new AppError(413, message, errors);
+const FILE_TOO_LARGE = `Each file must be ${MAX_FILE_BYTES / 1024 / 1024} MB or smaller`;
+const WRONG_TYPE = "Only PDF, Word, CSV or Excel files are accepted";
+
+export type Submission = { input: CustomRequest; files: CheckedFile[] };
+
+function declaredLength(request: Request): number | null {
+  const header = request.headers.get("content-length");
+  if (header === null) return null;
+  const length = Number(header);
+  return Number.isFinite(length) && length >= 0 ? length : null;
+}
+
+/** Reads a JSON body, refusing it with 413 once it passes the limit (declared or streamed). */
+async function readJson(request: Request): Promise<unknown> {
+  if ((declaredLength(request) ?? 0) > MAX_JSON_BYTES) throw tooLarge("The request body is too large");
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_JSON_BYTES) {
+        await reader.cancel();
+        throw tooLarge("The request body is too large");
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest("Request body must be valid JSON");
+  }
+}
+
+/** Multipart text fields as the schema expects them: `platforms` (or `platforms[]`) as a list. */
+function formFields(raw: Map<string, string[]>): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [name, values] of raw) {
+    if (name === "platforms" || name === "platforms[]") continue;
+    fields[name] = values[0];
+  }
+  const platforms = [...(raw.get("platforms") ?? []), ...(raw.get("platforms[]") ?? [])];
+  if (platforms.length === 1 && platforms[0].trim().startsWith("[")) {
+    try {
+      fields.platforms = JSON.parse(platforms[0]);
+    } catch {
+      fields.platforms = platforms;
+    }
+  } else if (platforms.length > 0) {
+    fields.platforms = platforms.flatMap((value) => (value === "" ? [] : [value]));
+  }
+  return fields;
+}
+
+type Multipart = { fields: Record<string, unknown>; files: CheckedFile[]; fileErrors: string[] };
+
+function readMultipart(request: Request, contentType: string): Promise<Multipart> {
+  const length = declaredLength(request);
+  if (length !== null && length > MAX_MULTIPART_BYTES) {
+    return Promise.reject(tooLarge(`The upload is too large: at most ${MAX_FILES} files of 10 MB each`));
+  }
+  if (!request.body) return Promise.reject(badRequest("The multipart body is empty"));
+
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { "content-type": contentType },
+      defParamCharset: "utf8",
+      limits: {
+        files: MAX_FILES,
+        // busboy reports the limit once a file reaches it; one byte of slack lets exactly 10 MB in.
+        fileSize: MAX_FILE_BYTES + 1,
+        fields: MAX_FIELDS,
+        fieldSize: MAX_FIELD_BYTES,
+        parts: MAX_FILES + MAX_FIELDS,
+      },
+    });
+  } catch {
+    return Promise.reject(badRequest("Malformed multipart body"));
+  }
+
+  const source = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
+  return new Promise<Multipart>((resolve, reject) => {
+    const raw = new Map<string, string[]>();
+    const files: CheckedFile[] = [];
+    const fileErrors: string[] = [];
+    let settled = false;
+
+    // Stops reading at the first broken limit: the rest of the body is never pulled in.
+    const fail = (error: AppError) => {
+      if (settled) return;
+      settled = true;
+      source.unpipe(parser);
+      source.destroy();
+      reject(error);
+    };
+
+    parser.on("field", (name, value, info) => {
+      if (info.valueTruncated) return fail(tooLarge("A form field is too large", { [name]: "Too long" }));
+      raw.set(name, [...(raw.get(name) ?? []), value]);
+    });
+
+    parser.on("file", (name, stream, info) => {
+      const fileName = info.filename ?? "";
+      if (name !== "files") {
+        stream.resume();
+        return fail(badRequest("Invalid input", { [name]: 'Files must be sent in the "files" field' }));
+      }
+      // An empty file input still sends a nameless, empty part: nothing was chosen.
+      if (!fileName) return void stream.resume();
+      if (!hasAcceptedExtension(fileName)) {
+        stream.resume();
+        fileErrors.push(`${fileName}: ${WRONG_TYPE}`);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("limit", () => fail(tooLarge(FILE_TOO_LARGE, { files: `${fileName}: ${FILE_TOO_LARGE}` })));
+      stream.on("end", () => {
+        if (settled || stream.truncated) return;
+        const checked = checkFile(fileName, Buffer.concat(chunks));
+        if ("reason" in checked) fileErrors.push(`${fileName}: ${checked.reason}`);
+        else files.push(checked);
+      });
+    });
+
+    parser.on("filesLimit", () =>
+      fail(badRequest("Invalid input", { files: `At most ${MAX_FILES} files can be attached` })),
+    );
+    parser.on("fieldsLimit", () => fail(badRequest("Too many form fields")));
+    parser.on("partsLimit", () => fail(badRequest("Too many form fields")));
+    parser.on("error", () => fail(badRequest("Malformed multipart body")));
+    source.on("error", () => fail(badRequest("The upload was interrupted")));
+    parser.on("close", () => {
+      if (settled) return;
+      settled = true;
+      resolve({ fields: formFields(raw), files, fileErrors });
+    });
+    source.pipe(parser);
+  });
+}
+
+/** Reads and validates a submission; every problem found is reported at once as a 400. */
+export async function readSubmission(request: Request): Promise<Submission> {
+  const contentType = request.headers.get("content-type") ?? "";
+  const mediaType = contentType.split(";")[0].trim().toLowerCase();
+
+  let fields: unknown;
+  let files: CheckedFile[] = [];
+  let fileErrors: string[] = [];
+  if (mediaType === "multipart/form-data") {
+    ({ fields, files, fileErrors } = await readMultipart(request, contentType));
+  } else if (mediaType === "application/json") {
+    fields = await readJson(request);
+  } else {
+    throw new AppError(415, "Send the request as application/json or multipart/form-data");
+  }
+
+  const parsed = customRequestSchema.safeParse(fields);
+  const errors: Record<string, string> = parsed.success ? {} : fieldErrors(parsed.error);
+  if (fileErrors.length) errors.files = fileErrors.join("; ");
+  if (!parsed.success || fileErrors.length) throw badRequest("Invalid input", errors);
+  return { input: parsed.data, files };
+}

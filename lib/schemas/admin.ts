@@ -1,0 +1,135 @@
+import { z } from "zod";
+
+// Admin back-office schemas and answer shapes, shared by the route handlers, the forms and the
+// client hooks (decisions.md section 6).
+
+export const MIN_PASSWORD_LENGTH = 6;
+// bcrypt only looks at the first 72 bytes; refusing longer passwords avoids a false sense of strength.
+const MAX_PASSWORD_BYTES = 72;
+
+export const loginSchema = z.object({
+  email: z.string().trim().max(254).pipe(z.email("Enter a valid email address")),
+  password: z.string().min(1, "Password is required").max(200),
+});
+
+export const changePasswordSchema = z.object({
+  currentPassword: z.string().min(1, "Current password is required").max(200),
+  newPassword: z
+    .string()
+    .min(MIN_PASSWORD_LENGTH, `New password must be at least ${MIN_PASSWORD_LENGTH} characters long`)
+    .refine((value) => new TextEncoder().encode(value).length <= MAX_PASSWORD_BYTES, {
+      message: `New password must be at most ${MAX_PASSWORD_BYTES} bytes long`,
+    }),
+});
+
+export const settingsUpdateSchema = z
+  .object({
+    email: z.string().trim().max(254).pipe(z.email("Enter a valid email address")),
+    // An empty value clears it: notifications then go to the admin email.
+    notificationEmail: z.union([
+      z.literal(""),
+      z.string().trim().max(254).pipe(z.email("Enter a valid email address")),
+    ]),
+    nowPaymentsApiKey: z.string().trim().min(1, "API key must not be empty").max(500),
+    autoRefreshDashboard: z.boolean(),
+    enableNotifications: z.boolean(),
+  })
+  .partial()
+  .strict();
+export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
+
+export const categoryCreateSchema = z.object({
+  title: z.string().trim().min(1, "Title is required").max(120, "Title must be at most 120 characters"),
+  description: z.string().trim().max(2000, "Description must be at most 2000 characters").optional(),
+});
+
+export const categoryUpdateSchema = categoryCreateSchema
+  .partial()
+  .refine((value) => value.title !== undefined || value.description !== undefined, {
+    message: "Nothing to update",
+  });
+
+export const requestStatusSchema = z.object({
+  status: z.enum(["in_progress", "completed"], "Status must be in_progress or completed"),
+});
+
+export const attachmentParams = z.object({
+  id: z.uuid("Invalid id"),
+  attachmentId: z.uuid("Invalid attachment id"),
+});
+
+export const listQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(500).default(100),
+  order: z.enum(["asc", "desc"]).default("desc"),
+});
+export type ListQuery = z.infer<typeof listQuery>;
+
+// ---- Answer shapes ----
+
+export type SaleDto = {
+  _id: string;
+  paymentId: string;
+  categoryId: string;
+  leadTitle: string;
+  packageType: "starter" | "standard" | "premium";
+  leadCount: number;
+  amount: number;
+  /** 'confirmed' once paid, otherwise the provider status as last stored ('pending' by default). */
+  status: string;
+  createdAt: string;
+  paidAt: string | null;
+};
+
+export type RequestStatus = "pending" | "in_progress" | "completed";
+
+export type AttachmentDto = { _id: string; fileName: string; contentType: string; size: number };
+
+export type RequestDto = {
+  _id: string;
+  name: string;
+  email: string;
+  industry: string;
+  role: string;
+  platform: string;
+  message: string;
+  status: RequestStatus;
+  createdAt: string;
+  attachments: AttachmentDto[];
+};
+
+export type StatsDto = {
+  totalRevenue: number;
+  revenueTrend: number;
+  totalSales: number;
+  confirmedSales: number;
+  pendingSales: number;
+  leadsSold: number;
+  averagePricePerLead: number;
+  totalRequests: number;
+  pendingRequests: number;
+  inProgressRequests: number;
+  completedRequests: number;
+  totalCategories: number;
+  totalLeads: number;
+  revenueByDay: { date: string; revenue: number; sales: number }[];
+};
+
+export type SettingsDto = {
+  email: string;
+  notificationEmail: string;
+  /** Masked (last 4 characters at most), or "" when no key is configured. */
+  nowPaymentsApiKey: string;
+  /** Where the key in use comes from. */
+  nowPaymentsApiKeySource: "settings" | "environment" | "none";
+  autoRefreshDashboard: boolean;
+  enableNotifications: boolean;
+};
+
+export type ImportReport = {
+  imported: number;
+  duplicates: number;
+  /** The first invalid rows (at most 1000), with their line numbers in the file. */
+  invalid: { line: number; reason: string }[];
+  invalidCount: number;
+};

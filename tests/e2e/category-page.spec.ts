@@ -1,0 +1,165 @@
+// The category detail page: server-rendered content, metadata and structured data, the sections,
+// the sample table, the purchase card per package, the help card, loading and not-found states.
+import { expect, test, type Page } from "@playwright/test";
+
+type Category = { _id: string; title: string; count: number };
+
+async function marketing(page: Page): Promise<Category> {
+  const all: Category[] = await (await page.request.get("/api/categories")).json();
+  return all.find((category) => category.title === "Marketing")!;
+}
+
+test("the HTML holds the title, price, headings, metadata and Product/Offer data", async ({ page }) => {
+  const category = await marketing(page);
+  const response = await page.request.get(`/category/${category._id}?package=standard`);
+  expect(response.status()).toBe(200);
+  const html = await response.text();
+  expect(html).toContain("Marketing Professionals - USA");
+  expect(html).toContain("Standard Package");
+  expect(html).toContain("$100");
+  for (const heading of [
+    "About",
+    "What&#x27;s Included",
+    "Benefits",
+    "How It Works",
+    "Guarantee",
+    "Lead Sample Preview",
+  ]) {
+    expect(html).toContain(`>${heading}</h2>`);
+  }
+  const head = html.slice(0, html.indexOf("</head>"));
+  expect(head).toContain("<title>Marketing Professionals - USA: Verified B2B Leads | LeadMarket</title>");
+  expect(head).toMatch(/<meta name="description" content="Buy verified Marketing professional leads/);
+  expect(head).toMatch(/<meta property="og:title" content="Marketing Professionals - USA/);
+  expect(head).toContain(`/category/${category._id}"`);
+
+  const blocks = [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map((match) =>
+    JSON.parse(match[1]),
+  );
+  const product = blocks.flat().find((block) => block["@type"] === "Product");
+  expect(product.name).toBe("Marketing Professionals - USA");
+  expect(product.offers.map((offer: { price: string }) => offer.price)).toEqual([
+    "10.00",
+    "100.00",
+    "200.00",
+  ]);
+  expect(product.offers.every((offer: { priceCurrency: string }) => offer.priceCurrency === "USD")).toBe(
+    true,
+  );
+});
+
+test("breadcrumb, hero and the page's sections", async ({ page }) => {
+  const category = await marketing(page);
+  await page.goto(`/category/${category._id}`);
+  const crumbs = page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("listitem");
+  await expect(crumbs.filter({ hasText: /\w/ })).toHaveText(["Home", "Categories", "Marketing"]);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Marketing Professionals - USA");
+  const facts = page.getByRole("list", { name: "List facts" });
+  for (const fact of ["United States", "100% Verified", "Updated Weekly"])
+    await expect(facts).toContainText(fact);
+
+  // The tooltip opens on hover (after the provider's 700 ms delay) and on keyboard focus.
+  await facts.getByRole("button", { name: "100% Verified" }).hover();
+  await expect(page.getByRole("tooltip")).toContainText("verified within the last 30 days");
+
+  await expect(page.getByRole("heading", { level: 2, name: "About" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "What's Included" })).toBeVisible();
+  const benefits = page.locator("section", { has: page.getByRole("heading", { name: "Benefits" }) });
+  await expect(benefits.getByRole("listitem")).toHaveCount(4);
+  const steps = page.locator("section", {
+    has: page.getByRole("heading", { level: 2, name: "How It Works" }),
+  });
+  await expect(steps.getByRole("listitem")).toHaveCount(4);
+  await expect(page.getByRole("heading", { name: "Guarantee" })).toBeVisible();
+  await expect(page.getByText("If more than 5% of the leads you receive are invalid")).toBeVisible();
+
+  const faq = page.locator("section", { has: page.getByRole("heading", { level: 2, name: "FAQ" }) });
+  const questions = faq.getByRole("button");
+  await expect(questions).toHaveCount(3);
+  await questions.nth(0).click();
+  await expect(questions.nth(0)).toHaveAttribute("aria-expanded", "true");
+  await questions.nth(1).click();
+  await expect(questions.nth(0)).toHaveAttribute("aria-expanded", "false");
+  await expect(questions.nth(1)).toHaveAttribute("aria-expanded", "true");
+});
+
+test("the lead sample preview shows 5 representative, masked rows", async ({ page }) => {
+  const category = await marketing(page);
+  await page.goto(`/category/${category._id}`);
+  const sample = page.locator("section", { has: page.getByRole("heading", { name: "Lead Sample Preview" }) });
+  await expect(sample.getByText("Representative data", { exact: true })).toBeVisible();
+  await expect(sample.getByRole("columnheader")).toHaveText(["Name", "Title", "Company", "Location"]);
+  const rows = sample.getByRole("row");
+  await expect(rows).toHaveCount(6);
+  const text = await sample.locator("tbody").textContent();
+  expect(text).not.toContain("@");
+  // Names are first name + last initial.
+  await expect(rows.nth(1).getByRole("cell").first()).toHaveText(/^\S+ [A-Z]\.$/);
+});
+
+test("the sticky purchase card follows the package in the address", async ({ page }) => {
+  const category = await marketing(page);
+  await page.goto(`/category/${category._id}`);
+  const card = page.getByTestId("purchase-card");
+  await expect(card.locator("..")).toHaveCSS("position", "sticky");
+  await expect(card.getByRole("heading", { level: 2 })).toHaveText("Starter Package");
+  await expect(card.getByTestId("purchase-price")).toHaveText("$10");
+  for (const text of ["Price per lead", "$0.01", "Lead count", "1,000", "CSV & Excel", "instant download"]) {
+    await expect(card).toContainText(text);
+  }
+  await expect(card.getByRole("button", { name: /Buy Now/ })).toBeVisible();
+
+  await card.getByRole("navigation", { name: "Packages" }).getByRole("link", { name: "Premium" }).click();
+  await expect(page).toHaveURL(new RegExp(`package=premium$`));
+  await expect(card.getByRole("heading", { level: 2 })).toHaveText("Premium Package");
+  await expect(card.getByTestId("purchase-price")).toHaveText("$200");
+  await expect(card).toContainText("20,000+");
+  await expect(card).toContainText("Advanced Industry Insights");
+
+  await page.goto(`/category/${category._id}?package=bogus`);
+  await expect(card.getByRole("heading", { level: 2 })).toHaveText("Starter Package");
+
+  const help = page.getByRole("complementary").filter({ hasText: "Need a different audience?" });
+  await help.getByRole("link", { name: "Request Custom Leads" }).click();
+  await expect(page).toHaveURL(/\/#custom-request$/);
+  await expect(page.locator("#custom-request")).toBeInViewport();
+});
+
+test("navigating to a category shows the loading state first", async ({ page }) => {
+  const category = await marketing(page);
+  await page.goto("/");
+  const buy = page
+    .getByRole("list", { name: "Lead categories" })
+    .getByRole("listitem")
+    .filter({ hasText: "Marketing Professionals - USA" })
+    .getByRole("link", { name: /Buy Now/ });
+  // Let the router prefetch the link (with its loading state) before the page's data is held.
+  await buy.scrollIntoViewIfNeeded();
+  await buy.hover();
+  await page.waitForLoadState("networkidle");
+  // Hold the page's data so the loading state stays on screen long enough to be seen.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**/category/${category._id}**`, async (route) => {
+    if (route.request().headers()["next-router-prefetch"]) return route.continue();
+    await held;
+    await route.continue();
+  });
+  await buy.click();
+  await expect(page.getByRole("status", { name: "Loading category" })).toBeVisible();
+  release();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Marketing Professionals - USA");
+  await expect(page.getByRole("status", { name: "Loading category" })).toHaveCount(0);
+});
+
+test("an unknown category shows 'Category Not Found' with a way home", async ({ page }) => {
+  for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid"]) {
+    const response = await page.goto(`/category/${id}`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Category Not Found");
+    await expect(page.getByRole("banner")).toBeVisible();
+  }
+  await page.getByRole("link", { name: "Return to Home" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Verified B2B Leads for the USA & UK");
+});

@@ -1,0 +1,66 @@
+// Starts what the browser tests run against: a fresh database with the demo data and an admin,
+// stand-ins for outside services, and the production build of the app. Values the tests need
+// are passed through process.env, which the workers inherit.
+import { Pool } from "pg";
+import { ensureAdmin } from "../../lib/auth/password";
+import { seedDemoData } from "../../prisma/demo-data";
+import { startAppServer } from "../support/app-server";
+import { createTestDatabase } from "../support/database";
+import { startNowPaymentsStandin } from "../support/nowpayments-standin";
+import { startSmtpCatcher } from "../support/smtp";
+import { startStandin } from "../support/standin";
+
+export const E2E_ADMIN = { email: "admin@example.com", password: "e2e-admin-password" };
+const APP_SECRET = "e2e-secret-0123456789-0123456789-abcdef";
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const database = await createTestDatabase("leadmarket_e2e");
+  const pool = new Pool({ connectionString: database.url });
+  await seedDemoData(pool);
+  await ensureAdmin(pool, E2E_ADMIN.email, E2E_ADMIN.password);
+  await pool.end();
+
+  const smtp = await startSmtpCatcher();
+  // The workers cannot reach the catcher's memory: they read the mailbox over HTTP.
+  const mailbox = await startStandin((_request, response) => {
+    const mails = smtp.messages.map((mail) => ({
+      to: [mail.to].flat().flatMap((address) => address?.value.map((entry) => entry.address) ?? []),
+      subject: mail.subject ?? "",
+      text: mail.text ?? "",
+      attachments: mail.attachments.map((attachment) => attachment.filename),
+    }));
+    response.setHeader("content-type", "application/json");
+    response.end(JSON.stringify(mails));
+  });
+  // The app pays through a NOWPayments stand-in (test mode off); purchase-test-mode.spec.ts starts
+  // its own second server with PAYMENTS_TEST_MODE=1 for the built-in test payment page.
+  const nowpayments = await startNowPaymentsStandin({ acceptAnyKey: true });
+  const server = await startAppServer({
+    port: Number(process.env.E2E_PORT),
+    env: {
+      DATABASE_URL: database.url,
+      APP_SECRET,
+      SMTP_URL: smtp.url,
+      PAYMENTS_TEST_MODE: "0",
+      NOWPAYMENTS_API_URL: nowpayments.url,
+      NOWPAYMENTS_API_KEY: nowpayments.apiKey,
+      NOWPAYMENTS_IPN_SECRET: nowpayments.ipnSecret,
+    },
+  });
+
+  Object.assign(process.env, {
+    E2E_BASE_URL: server.url,
+    E2E_DATABASE_URL: database.url,
+    E2E_APP_SECRET: APP_SECRET,
+    E2E_MAILBOX_URL: mailbox.url,
+    E2E_NOWPAYMENTS_URL: nowpayments.url,
+  });
+
+  return async () => {
+    await server.stop();
+    await mailbox.close();
+    await nowpayments.close();
+    await smtp.close();
+    await database.drop();
+  };
+}

@@ -1,0 +1,232 @@
+// Delivery, driven through the built-in test provider (PAYMENTS_TEST_MODE=1): the test payment
+// route's redirect, package columns, identical re-downloads, CSV and Excel, order isolation and the
+// 30-day limit. Runs in its own database.
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../support/database";
+import { call, callJson } from "../support/routes";
+
+const database = await createTestDatabase("leadmarket_dl");
+Object.assign(process.env, { DATABASE_URL: database.url, PAYMENTS_TEST_MODE: "1" });
+delete process.env.NOWPAYMENTS_API_KEY;
+
+const { POST: create } = await import("@/app/api/payment/create/route");
+const { GET: status } = await import("@/app/api/payment/status/[id]/route");
+const { POST: testPay } = await import("@/app/api/payment/test/[id]/route");
+const { GET: download } = await import("@/app/api/leads/download/[id]/route");
+const { db, pool } = await import("@/lib/db");
+const { csvCell: cell } = await import("@/lib/csv");
+const csvCell = (value: string) => cell(value, { keepPhoneNumbers: true });
+const { createCategoryWithLeads } = await import("@/prisma/demo-data");
+
+let big: string;
+let small: string;
+
+beforeAll(async () => {
+  big = await createCategoryWithLeads(pool(), { title: "Download Big" }, 20_000, 21);
+  small = await createCategoryWithLeads(pool(), { title: "Download Small" }, 1_200, 22);
+});
+
+afterAll(async () => {
+  await db().$disconnect();
+  await pool().end();
+  await database.drop();
+});
+
+function testAction(invoiceId: string, action: string) {
+  return call(testPay, `/api/payment/test/${invoiceId}`, {
+    params: { id: invoiceId },
+    body: new URLSearchParams({ action }),
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
+}
+
+/** Buys a package through the test provider, the way the browser does; returns both ids. */
+async function buyAndPay(categoryId: string, packageType: string) {
+  const created = await callJson<{ paymentId: string; invoiceUrl: string }>(create, "/api/payment/create", {
+    json: { categoryId, packageType },
+  });
+  expect(created.status).toBe(200);
+  const { paymentId: invoiceId, invoiceUrl } = created.body;
+  expect(invoiceUrl).toBe(`http://localhost:3999/test-payment/${invoiceId}`);
+  const paid = await testAction(invoiceId, "pay");
+  expect(paid.status).toBe(303);
+  const back = new URL(paid.headers.get("location")!);
+  expect(`${back.origin}${back.pathname}`).toBe(`http://localhost:3999/category/${categoryId}`);
+  expect(back.searchParams.get("package")).toBe(packageType);
+  const npId = back.searchParams.get("NP_id")!;
+  const answer = await callJson(status, `/api/payment/status/${npId}`, { params: { id: npId } });
+  expect(answer.body).toMatchObject({ success: true, status: "finished", paid: true });
+  return { invoiceId, npId };
+}
+
+async function fetchFile(id: string, format?: "xlsx") {
+  const query = format ? `?format=${format}` : `?category=x&count=5`;
+  const response = await call(download, `/api/leads/download/${id}${query}`, { params: { id } });
+  return { response, bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+function parseCsv(text: string): string[][] {
+  return text
+    .replace(/^\uFEFF/, "")
+    .trimEnd()
+    .split("\r\n")
+    .map((line) => line.split(","));
+}
+
+describe("test payment mode", () => {
+  it("redirects back without NP_id on cancel and refuses forged or unknown ids", async () => {
+    const created = await callJson<{ paymentId: string }>(create, "/api/payment/create", {
+      json: { categoryId: small, packageType: "starter" },
+    });
+    const invoiceId = created.body.paymentId;
+    const cancelled = await testAction(invoiceId, "cancel");
+    expect(cancelled.status).toBe(303);
+    expect(cancelled.headers.get("location")).toBe(`http://localhost:3999/category/${small}?package=starter`);
+    expect((await testAction(invoiceId, "steal")).status).toBe(400);
+    expect((await testAction("test_0000000000000000", "pay")).status).toBe(404);
+
+    const forged = `${invoiceId}_${"0".repeat(32)}`;
+    expect((await callJson(status, `/api/payment/status/${forged}`, { params: { id: forged } })).status).toBe(
+      404,
+    );
+    const pending = await callJson(status, `/api/payment/status/${invoiceId}`, { params: { id: invoiceId } });
+    expect(pending.body).toMatchObject({ status: "pending", paid: false });
+    expect((await fetchFile(invoiceId)).response.status).toBe(402);
+  });
+});
+
+describe("GET /api/leads/download/{paymentId}", () => {
+  it("streams the starter columns, the same rows on every download, by either id", async () => {
+    const { invoiceId, npId } = await buyAndPay(small, "starter");
+    const first = await fetchFile(npId);
+    expect(first.response.status).toBe(200);
+    expect(first.response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(first.response.headers.get("content-disposition")).toBe(
+      `attachment; filename="leads-${npId}.csv"`,
+    );
+    const rows = parseCsv(first.bytes.toString("utf8"));
+    expect(rows[0]).toEqual([
+      "First Name",
+      "Last Name",
+      "Title",
+      "Company",
+      "Email",
+      "Phone",
+      "City",
+      "State",
+      "Country",
+    ]);
+    expect(rows).toHaveLength(1001);
+
+    // The buyer's rows: the category's 1,000 most recently verified, in that order.
+    const { rows: expected } = await pool().query<{ email: string }>(
+      "SELECT email FROM leads WHERE category_id = $1 ORDER BY verified_at DESC, id LIMIT 1000",
+      [small],
+    );
+    expect(rows.slice(1).map((row) => row[4])).toEqual(expected.map((row) => row.email));
+
+    // New leads verified later do not change an allocated order.
+    await pool().query(
+      "UPDATE leads SET verified_at = now() WHERE id = (SELECT max(id) FROM leads WHERE category_id = $1)",
+      [small],
+    );
+    const again = await fetchFile(npId);
+    const byInvoice = await fetchFile(invoiceId);
+    expect(again.bytes.equals(first.bytes)).toBe(true);
+    expect(byInvoice.bytes.equals(first.bytes)).toBe(true);
+    expect(byInvoice.response.headers.get("content-disposition")).toBe(
+      `attachment; filename="leads-${invoiceId}.csv"`,
+    );
+  });
+
+  it("adds the standard columns", async () => {
+    const { npId } = await buyAndPay(big, "standard");
+    const rows = parseCsv((await fetchFile(npId)).bytes.toString("utf8"));
+    expect(rows[0].slice(9)).toEqual(["Profile URL", "Industry", "Company Size"]);
+    expect(rows).toHaveLength(10_001);
+  });
+
+  it("delivers premium as CSV and as Excel with the advanced columns, only from its own category", async () => {
+    const { npId } = await buyAndPay(big, "premium");
+    const csv = parseCsv((await fetchFile(npId)).bytes.toString("utf8"));
+    expect(csv[0].slice(12)).toEqual([
+      "Seniority",
+      "Department",
+      "Company Website",
+      "Company Revenue",
+      "Verified At",
+    ]);
+    expect(csv).toHaveLength(20_001);
+    expect(csv[1][16]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+
+    const { rows: own } = await pool().query<{ email: string }>(
+      "SELECT email FROM leads WHERE category_id = $1",
+      [big],
+    );
+    const emails = new Set(own.map((row) => row.email));
+    expect(csv.slice(1).every((row) => emails.has(row[4]))).toBe(true);
+    expect(new Set(csv.slice(1).map((row) => row[4])).size).toBe(20_000);
+
+    const xlsx = await fetchFile(npId, "xlsx");
+    expect(xlsx.response.headers.get("content-type")).toBe(
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    );
+    expect(xlsx.response.headers.get("content-disposition")).toBe(
+      `attachment; filename="leads-${npId}.xlsx"`,
+    );
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet("Leads")!;
+    expect(sheet.rowCount).toBe(20_001);
+    expect(sheet.getRow(1).values).toEqual([undefined, ...csv[0]]);
+    expect(sheet.getRow(2).getCell(5).value).toBe(csv[1][4]);
+    expect(sheet.getRow(20_001).getCell(5).value).toBe(csv[20_000][4]);
+  });
+
+  it("never serves one order's leads through another order's id", async () => {
+    const a = await buyAndPay(small, "starter");
+    const b = await buyAndPay(big, "starter");
+    const fileA = parseCsv((await fetchFile(a.npId)).bytes.toString("utf8"));
+    const fileB = parseCsv((await fetchFile(b.npId)).bytes.toString("utf8"));
+    const { rows } = await pool().query<{ email: string }>("SELECT email FROM leads WHERE category_id = $1", [
+      small,
+    ]);
+    const smallEmails = new Set(rows.map((row) => row.email));
+    expect(fileA.slice(1).every((row) => smallEmails.has(row[4]))).toBe(true);
+    expect(fileB.slice(1).some((row) => smallEmails.has(row[4]))).toBe(false);
+  });
+
+  it("expires 30 days after payment with a message naming how to get a new link", async () => {
+    const { invoiceId, npId } = await buyAndPay(small, "starter");
+    await db().order.update({
+      where: { invoiceId },
+      data: { paidAt: new Date(Date.now() - 31 * 24 * 3600 * 1000) },
+    });
+    const response = await callJson<{ message: string }>(download, `/api/leads/download/${npId}`, {
+      params: { id: npId },
+    });
+    expect(response.status).toBe(410);
+    expect(response.body.message).toContain("expired 30 days after payment");
+    expect(response.body.message).toContain("/#custom-request");
+    expect(response.body.message).toContain(npId);
+  });
+
+  it("rejects a bad format or id", async () => {
+    const bad = await callJson(download, "/api/leads/download/abc?format=pdf", { params: { id: "abc" } });
+    expect(bad.status).toBe(400);
+    const badId = await callJson(download, "/api/leads/download/a.b", { params: { id: "a.b" } });
+    expect(badId.status).toBe(400);
+  });
+});
+
+describe("CSV cells", () => {
+  it("quotes separators and defuses formulas but keeps phone numbers", () => {
+    expect(csvCell('Acme, "Inc"')).toBe('"Acme, ""Inc"""');
+    expect(csvCell("=HYPERLINK(1)")).toBe("'=HYPERLINK(1)");
+    expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
+    expect(csvCell("-2+3+cmd|' /C calc'!A0")).toBe("'-2+3+cmd|' /C calc'!A0");
+    expect(csvCell("+1 (212) 555-0100")).toBe("+1 (212) 555-0100");
+    expect(csvCell("+44 20 1234 5678")).toBe("+44 20 1234 5678");
+  });
+});

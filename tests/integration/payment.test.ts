@@ -1,0 +1,397 @@
+// The purchase API against a NOWPayments stand-in: server-side prices, invoice creation and its
+// failures, status by invoice id and NP_id, signed callbacks, monotonic settlement, one-time
+// allocation and the sale notification. Runs in its own database so Settings can be changed freely.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../support/database";
+import { startNowPaymentsStandin, signLikeNowPayments } from "../support/nowpayments-standin";
+import { call, callJson } from "../support/routes";
+import { startSmtpCatcher } from "../support/smtp";
+
+const database = await createTestDatabase("leadmarket_pay");
+const standin = await startNowPaymentsStandin({ apiKey: "np-env-key", ipnSecret: "ipn-secret-1" });
+const smtp = await startSmtpCatcher();
+Object.assign(process.env, {
+  DATABASE_URL: database.url,
+  NOWPAYMENTS_API_URL: standin.url,
+  NOWPAYMENTS_API_KEY: "np-env-key",
+  NOWPAYMENTS_IPN_SECRET: "ipn-secret-1",
+  PAYMENTS_TEST_MODE: "0",
+  SMTP_URL: smtp.url,
+});
+standin.setAutoIpn(false);
+
+const { POST: create } = await import("@/app/api/payment/create/route");
+const { GET: status } = await import("@/app/api/payment/status/[id]/route");
+const { POST: ipn } = await import("@/app/api/payment/ipn/route");
+const { POST: testPay } = await import("@/app/api/payment/test/[id]/route");
+const { GET: download } = await import("@/app/api/leads/download/[id]/route");
+const { db, pool } = await import("@/lib/db");
+const { encryptSecret } = await import("@/lib/settings/crypto");
+const { NowPaymentsProvider } = await import("@/lib/payments/nowpayments");
+const { ProviderError } = await import("@/lib/payments/provider");
+const { createCategoryWithLeads } = await import("@/prisma/demo-data");
+
+type Created = { success: boolean; paymentId: string; invoiceUrl: string };
+type Status = { success: boolean; status: string; amount: number; paid: boolean };
+
+let marketing: string;
+let tiny: string;
+
+beforeAll(async () => {
+  marketing = await createCategoryWithLeads(pool(), { title: "Pay Marketing" }, 1500, 11);
+  tiny = await createCategoryWithLeads(pool(), { title: "Pay Tiny" }, 40, 12);
+  await db().settings.upsert({
+    where: { id: 1 },
+    update: { notificationEmail: "sales@example.com", enableNotifications: true },
+    create: { id: 1, notificationEmail: "sales@example.com", enableNotifications: true },
+  });
+});
+
+afterAll(async () => {
+  await db().$disconnect();
+  await pool().end();
+  await standin.close();
+  await smtp.close();
+  await database.drop();
+});
+
+async function buy(categoryId = marketing, extra: Record<string, unknown> = {}) {
+  const result = await callJson<Created>(create, "/api/payment/create", {
+    json: { categoryId, packageType: "starter", ...extra },
+  });
+  expect(result.status).toBe(200);
+  return result.body;
+}
+
+const order = (invoiceId: string) => db().order.findUniqueOrThrow({ where: { invoiceId } });
+const check = (id: string) => callJson<Status>(status, `/api/payment/status/${id}`, { params: { id } });
+const sendIpn = (body: string, signature?: string) =>
+  call(ipn, "/api/payment/ipn", {
+    body,
+    headers: { "content-type": "application/json", ...(signature ? { "x-nowpayments-sig": signature } : {}) },
+  });
+const allocated = (orderId: string) => db().orderLead.count({ where: { orderId } });
+
+describe("POST /api/payment/create", () => {
+  it("records the order at the server's price and opens an invoice for it", async () => {
+    const created = await buy(marketing, {
+      amount: 0.01,
+      leadCount: 999999,
+      leadTitle: "Injected",
+      selectedPackage: "premium",
+    });
+    expect(created).toMatchObject({ success: true });
+    expect(created.invoiceUrl).toBe(`${standin.url.replace("/v1", "")}/payment/?iid=${created.paymentId}`);
+    const row = await order(created.paymentId);
+    expect(row).toMatchObject({
+      categoryId: marketing,
+      leadTitle: "Pay Marketing",
+      packageType: "starter",
+      leadCount: 1000,
+      status: "pending",
+      currency: "usd",
+      paidAt: null,
+    });
+    expect(Number(row.amount)).toBe(10);
+    const invoice = standin.invoices.get(created.paymentId)!;
+    expect(invoice).toMatchObject({
+      order_id: row.id,
+      price_amount: "10",
+      price_currency: "usd",
+      success_url: `http://localhost:3999/category/${marketing}?package=starter`,
+      ipn_callback_url: "http://localhost:3999/api/payment/ipn",
+    });
+  });
+
+  it("accepts the spec's selectedPackage when packageType is missing", async () => {
+    const { status: code, body } = await callJson<Created>(create, "/api/payment/create", {
+      json: { categoryId: marketing, selectedPackage: "starter" },
+    });
+    expect(code).toBe(200);
+    expect((await order(body.paymentId)).packageType).toBe("starter");
+  });
+
+  it("rejects bad input, unknown categories and packages the category cannot fill", async () => {
+    const bad = await callJson(create, "/api/payment/create", {
+      json: { categoryId: "x", packageType: "gold" },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ success: false, errors: { categoryId: "Invalid category id" } });
+
+    const missing = await callJson(create, "/api/payment/create", { json: { categoryId: marketing } });
+    expect(missing.status).toBe(400);
+
+    const unknown = await callJson(create, "/api/payment/create", {
+      json: { categoryId: "00000000-0000-4000-8000-000000000000", packageType: "starter" },
+    });
+    expect(unknown.status).toBe(404);
+
+    const before = await db().order.count({ where: { categoryId: { in: [tiny, marketing] } } });
+    const tooFew = await callJson<{ message: string }>(create, "/api/payment/create", {
+      json: { categoryId: tiny, packageType: "starter" },
+    });
+    expect(tooFew.status).toBe(409);
+    expect(tooFew.body.message).toContain("Pay Tiny has 40 leads, fewer than the 1,000 the Starter package");
+    const standard = await callJson(create, "/api/payment/create", {
+      json: { categoryId: marketing, packageType: "standard" },
+    });
+    expect(standard.status).toBe(409);
+    expect(await db().order.count({ where: { categoryId: { in: [tiny, marketing] } } })).toBe(before);
+  });
+
+  it("turns provider errors and dropped connections into a 502 and a logged, unfinished order", async () => {
+    for (const mode of [500, "reset"] as const) {
+      standin.failInvoices(mode);
+      const started = new Date();
+      const failed = await callJson<{ message: string }>(create, "/api/payment/create", {
+        json: { categoryId: marketing, packageType: "starter" },
+      });
+      expect(failed.status).toBe(502);
+      expect(failed.body.message).toBe("The payment provider could not create an invoice. Please try again.");
+      const row = await db().order.findFirstOrThrow({
+        where: { categoryId: marketing, createdAt: { gte: started } },
+        orderBy: { createdAt: "desc" },
+      });
+      expect(row).toMatchObject({ status: "error", invoiceId: null, invoiceUrl: null, paidAt: null });
+      expect(row.lastError).toMatch(/NOWPayments POST \/invoice/);
+      expect(row.lastError).not.toContain("np-env-key");
+    }
+    // The next attempt works: nothing was left half-written.
+    await buy();
+  });
+
+  it("times out a provider that does not answer", async () => {
+    standin.failInvoices("hang");
+    const provider = new NowPaymentsProvider(standin.url, "np-env-key", 200);
+    const attempt = provider.createInvoice({
+      orderId: "o",
+      priceAmount: 10,
+      priceCurrency: "usd",
+      description: "d",
+      successUrl: "http://x",
+      cancelUrl: "http://x",
+      ipnCallbackUrl: "http://x",
+    });
+    await expect(attempt).rejects.toBeInstanceOf(ProviderError);
+    await expect(attempt).rejects.toMatchObject({ kind: "unavailable", message: /timed out/ });
+  });
+
+  it("uses the key stored in Settings over NOWPAYMENTS_API_KEY", async () => {
+    await db().settings.update({
+      where: { id: 1 },
+      data: { nowPaymentsApiKeyEnc: encryptSecret("wrong-key") },
+    });
+    const refused = await callJson(create, "/api/payment/create", {
+      json: { categoryId: marketing, packageType: "starter" },
+    });
+    expect(refused.status).toBe(502);
+    await db().settings.update({
+      where: { id: 1 },
+      data: { nowPaymentsApiKeyEnc: encryptSecret("np-env-key") },
+    });
+    await buy();
+    await db().settings.update({ where: { id: 1 }, data: { nowPaymentsApiKeyEnc: null } });
+  });
+
+  it("keeps the test payment route unreachable outside test mode", async () => {
+    const created = await buy();
+    const response = await call(testPay, `/api/payment/test/${created.paymentId}`, {
+      params: { id: created.paymentId },
+      body: new URLSearchParams({ action: "pay" }),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe("payment status and settlement", () => {
+  it("follows the payment from invoice id to NP_id to paid, allocating the leads once", async () => {
+    const created = await buy();
+    const pending = await check(created.paymentId);
+    expect(pending).toMatchObject({
+      status: 200,
+      body: { success: true, status: "pending", amount: 10, paid: false },
+    });
+
+    const payment = standin.pay(created.paymentId, { status: "waiting" });
+    const npId = String(payment.payment_id);
+    const waiting = await check(npId);
+    expect(waiting.body).toMatchObject({ status: "waiting", paid: false });
+    expect((await order(created.paymentId)).providerPaymentId).toBe(npId);
+
+    // Polling by invoice id now learns from the provider through the stored payment id.
+    standin.setStatus(npId, "confirming");
+    expect((await check(created.paymentId)).body).toMatchObject({ status: "confirming", paid: false });
+    expect(await allocated((await order(created.paymentId)).id)).toBe(0);
+
+    standin.setStatus(npId, "finished");
+    const results = await Promise.all([
+      check(created.paymentId),
+      check(npId),
+      check(npId),
+      check(created.paymentId),
+    ]);
+    for (const result of results)
+      expect(result.body).toMatchObject({ status: "finished", amount: 10, paid: true });
+    const row = await order(created.paymentId);
+    expect(row.paidAt).not.toBeNull();
+    expect(Number(row.paidAmount)).toBe(10);
+    expect(await allocated(row.id)).toBe(1000);
+
+    // Most recently verified first, positions 1..n.
+    const { rows } = await pool().query<{ position: number; verified_at: Date }>(
+      `SELECT ol.position, l.verified_at FROM order_leads ol JOIN leads l ON l.id = ol.lead_id
+       WHERE ol.order_id = $1 ORDER BY ol.position`,
+      [row.id],
+    );
+    expect(rows[0].position).toBe(1);
+    expect(rows.at(-1)!.position).toBe(1000);
+    const times = rows.map((r) => r.verified_at.getTime());
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+
+    const mail = await smtp.waitFor((m) => (m.text ?? "").includes(`Payment ID: ${npId}`));
+    expect(mail.subject).toBe("New sale: Pay Marketing - Starter (10.00 USD)");
+    expect([mail.to].flat()[0]?.text).toBe("sales@example.com");
+    // One sale, one notification, even with four concurrent confirmations.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(smtp.messages.filter((m) => (m.text ?? "").includes(`Payment ID: ${npId}`))).toHaveLength(1);
+  });
+
+  it("counts a confirmed payment as paid only when the price was covered", async () => {
+    const short = await buy();
+    const underpaid = standin.pay(short.paymentId, { status: "confirmed", paidRatio: 0.5 });
+    expect((await check(String(underpaid.payment_id))).body).toMatchObject({
+      status: "confirmed",
+      paid: false,
+    });
+    const row = await order(short.paymentId);
+    expect(row.paidAt).toBeNull();
+    expect(row.lastError).toMatch(/Received/);
+
+    const cheap = await buy();
+    const lowPrice = standin.pay(cheap.paymentId, { status: "finished", priceAmount: 1 });
+    const answer = await check(String(lowPrice.payment_id));
+    expect(answer.body).toMatchObject({ status: "finished", amount: 1, paid: false });
+    expect(await allocated((await order(cheap.paymentId)).id)).toBe(0);
+  });
+
+  it("answers 404 for unknown ids and 400 for malformed ones, and leaks no lead data", async () => {
+    const unknown = await check("999999999");
+    expect(unknown.status).toBe(404);
+    const malformed = await check("abc$");
+    expect(malformed.status).toBe(400);
+    const created = await buy();
+    const answer = await check(created.paymentId);
+    expect(JSON.stringify([created, answer.body])).not.toMatch(/@|linkedin|\+\d/);
+  });
+
+  it("ignores an NP_id whose provider record belongs to another invoice", async () => {
+    const mine = await buy();
+    const other = await buy();
+    const payment = standin.pay(other.paymentId);
+    // The provider claims this payment is for `mine`'s order but from `other`'s invoice.
+    payment.order_id = (await order(mine.paymentId)).id;
+    expect((await check(String(payment.payment_id))).status).toBe(404);
+    expect((await order(mine.paymentId)).paidAt).toBeNull();
+  });
+});
+
+describe("POST /api/payment/ipn", () => {
+  it("refuses unsigned, forged and mis-signed callbacks without changing anything", async () => {
+    const created = await buy();
+    const payment = standin.pay(created.paymentId, { status: "finished" });
+    const { body, signature } = standin.signedIpn(payment.payment_id);
+    const parsed = JSON.parse(body) as Record<string, unknown>;
+
+    expect((await sendIpn(body)).status).toBe(401);
+    expect((await sendIpn(body, "00ff")).status).toBe(401);
+    expect((await sendIpn(body, "not-hex")).status).toBe(401);
+    // Signed with another secret.
+    expect((await sendIpn(body, signLikeNowPayments(parsed, "other-secret"))).status).toBe(401);
+    // A valid signature of a different body.
+    const forged = JSON.stringify({ ...parsed, price_amount: 9999 });
+    expect((await sendIpn(forged, signature)).status).toBe(401);
+    // Only the top level sorted: wrong whenever `fee` is present.
+    const shallow = Object.fromEntries(Object.entries(parsed).sort(([a], [b]) => a.localeCompare(b)));
+    const { createHmac } = await import("node:crypto");
+    const shallowSig = createHmac("sha512", "ipn-secret-1")
+      .update(
+        JSON.stringify({
+          ...shallow,
+          fee: { withdrawalFee: 0.1, serviceFee: 0.5, currency: "usdttrc20", depositFee: 0 },
+        }),
+      )
+      .digest("hex");
+    expect((await sendIpn(body, shallowSig)).status).toBe(401);
+    expect((await sendIpn("{not json", signature)).status).toBe(401);
+
+    const row = await order(created.paymentId);
+    expect(row).toMatchObject({ status: "pending", paidAt: null, providerPaymentId: null });
+  });
+
+  it("applies signed callbacks; replays and out-of-order ones never downgrade a paid order", async () => {
+    const created = await buy();
+    const payment = standin.pay(created.paymentId, { status: "waiting" });
+    const id = payment.payment_id;
+    const waiting = standin.signedIpn(id);
+    const confirming = standin.signedIpn(id, { payment_status: "confirming" });
+    const confirmed = standin.signedIpn(id, { payment_status: "confirmed" });
+    const finished = standin.signedIpn(id, { payment_status: "finished" });
+
+    expect((await sendIpn(waiting.body, waiting.signature)).status).toBe(200);
+    expect((await order(created.paymentId)).status).toBe("waiting");
+    expect((await sendIpn(confirming.body, confirming.signature)).status).toBe(200);
+    // An older callback arriving late does not move an unpaid order back either.
+    await sendIpn(waiting.body, waiting.signature);
+    expect((await order(created.paymentId)).status).toBe("confirming");
+
+    const response = await sendIpn(confirmed.body, confirmed.signature);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ success: true, applied: true });
+    const paid = await order(created.paymentId);
+    expect(paid.status).toBe("confirmed");
+    expect(paid.paidAt).not.toBeNull();
+
+    for (const late of [
+      waiting,
+      confirming,
+      confirmed,
+      standin.signedIpn(id, { payment_status: "refunded" }),
+    ]) {
+      expect((await sendIpn(late.body, late.signature)).status).toBe(200);
+    }
+    await sendIpn(finished.body, finished.signature);
+    await sendIpn(confirming.body, confirming.signature);
+    const after = await order(created.paymentId);
+    expect(after.status).toBe("finished");
+    expect(after.paidAt).toEqual(paid.paidAt);
+    expect(await allocated(after.id)).toBe(1000);
+
+    // The buyer's status check after a callback needs no provider call and agrees.
+    expect((await check(created.paymentId)).body).toMatchObject({ status: "finished", paid: true });
+  });
+
+  it("acknowledges signed callbacks for orders it does not know", async () => {
+    const created = await buy();
+    const payment = standin.pay(created.paymentId);
+    const stranger = standin.signedIpn(payment.payment_id, {
+      order_id: "00000000-0000-4000-8000-000000000000",
+    });
+    const response = await sendIpn(stranger.body, stranger.signature);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ success: true, applied: false });
+  });
+});
+
+describe("downloads tied to payment", () => {
+  it("refuses unpaid and unknown orders", async () => {
+    const created = await buy();
+    const unpaid = await callJson(download, `/api/leads/download/${created.paymentId}`, {
+      params: { id: created.paymentId },
+    });
+    expect(unpaid.status).toBe(402);
+    expect(JSON.stringify(unpaid.body)).not.toMatch(/@/);
+    const unknown = await callJson(download, "/api/leads/download/123", { params: { id: "123" } });
+    expect(unknown.status).toBe(404);
+  });
+});

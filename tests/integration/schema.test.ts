@@ -1,0 +1,137 @@
+// Proves prisma/schema.prisma and the SQL migrations agree: every model is written with every
+// field set and read back through Prisma Client against a database built only from the SQL.
+import { afterAll, describe, expect, it } from "vitest";
+import { db, pool } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+afterAll(async () => {
+  await db().$disconnect();
+  await pool().end();
+});
+
+describe("schema and migrations", () => {
+  it("round-trips every model and relation", async () => {
+    const prisma = db();
+    const verifiedAt = new Date("2026-11-01T10:00:00.123Z");
+
+    const admin = await prisma.admin.create({
+      data: {
+        email: `schema-${Date.now()}@example.com`,
+        passwordHash: "hash",
+        passwordChangedAt: verifiedAt,
+      },
+    });
+    const adminRead = await prisma.admin.findUniqueOrThrow({
+      where: { id: admin.id },
+      omit: { passwordHash: false },
+    });
+    expect(adminRead.passwordHash).toBe("hash");
+    expect(adminRead.passwordChangedAt).toEqual(verifiedAt);
+    expect("passwordHash" in (await prisma.admin.findUniqueOrThrow({ where: { id: admin.id } }))).toBe(false);
+
+    const settings = await prisma.settings.upsert({
+      where: { id: 1 },
+      update: {},
+      create: { id: 1, notificationEmail: "ops@example.com", nowPaymentsApiKeyEnc: "v1.a.b.c" },
+    });
+    expect(settings).toMatchObject({ autoRefreshDashboard: true, enableNotifications: true });
+
+    const category = await prisma.category.create({
+      data: { title: "Schema Test", description: "d", count: 1 },
+    });
+    expect(category.id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const leadData = {
+      categoryId: category.id,
+      firstName: "Ada",
+      lastName: "Lovelace",
+      jobTitle: "CTO",
+      seniority: "C-Level",
+      department: "Technology",
+      company: "Engines Ltd",
+      companyWebsite: "https://engines.co.uk",
+      companySize: "11-50",
+      companyRevenue: "$1M-$10M",
+      industry: "Software",
+      email: "ada@engines.co.uk",
+      phone: "+44 20 0000 0000",
+      city: "London",
+      state: "England",
+      country: "UK" as const,
+      profileUrl: "https://www.linkedin.com/in/ada",
+      verifiedAt,
+    };
+    const lead = await prisma.lead.create({ data: leadData });
+    expect(typeof lead.id).toBe("bigint");
+    expect(await prisma.lead.findUniqueOrThrow({ where: { id: lead.id } })).toMatchObject(leadData);
+    await expect(prisma.lead.create({ data: leadData })).rejects.toMatchObject({ code: "P2002" });
+
+    const order = await prisma.order.create({
+      data: {
+        categoryId: category.id,
+        leadTitle: category.title,
+        packageType: "premium",
+        leadCount: 20000,
+        amount: new Prisma.Decimal("200.00"),
+        invoiceId: `inv-${Date.now()}`,
+        invoiceUrl: "https://pay.example/inv",
+        providerPaymentId: `pay-${Date.now()}`,
+        paidAmount: new Prisma.Decimal("200.12345678"),
+        paidAt: verifiedAt,
+        status: "finished",
+        lastError: null,
+        leads: { create: [{ position: 0, leadId: lead.id }] },
+      },
+      include: { leads: true },
+    });
+    const orderRead = await prisma.order.findUniqueOrThrow({
+      where: { id: order.id },
+      include: { leads: true },
+    });
+    expect(orderRead.amount.toString()).toBe("200");
+    expect(orderRead.paidAmount?.toFixed(8)).toBe("200.12345678");
+    expect(orderRead.currency).toBe("usd");
+    expect(orderRead.leads).toEqual([{ orderId: order.id, position: 0, leadId: lead.id }]);
+    await expect(prisma.category.delete({ where: { id: category.id } })).rejects.toThrow();
+
+    const request = await prisma.customRequest.create({
+      data: {
+        name: "Grace",
+        email: "grace@example.com",
+        industry: "saas",
+        role: "cto",
+        platform: "linkedin, slack",
+        clientIp: "127.0.0.1",
+        attachments: {
+          create: [
+            { fileName: "brief.pdf", contentType: "application/pdf", size: 4, data: Buffer.from("%PDF") },
+          ],
+        },
+      },
+      include: { attachments: true },
+    });
+    expect(request.status).toBe("pending");
+    expect(request.message).toBe("");
+    const updated = await prisma.customRequest.update({
+      where: { id: request.id },
+      data: { status: "in_progress" },
+    });
+    expect(updated.status).toBe("in_progress");
+    const attachment = await prisma.attachment.findUniqueOrThrow({
+      where: { id: request.attachments[0].id },
+    });
+    expect(Buffer.from(attachment.data).toString()).toBe("%PDF");
+
+    const attempt = await prisma.loginAttempt.create({ data: { email: "a@b.c", ip: "::1", success: false } });
+    expect(await prisma.loginAttempt.findUniqueOrThrow({ where: { id: attempt.id } })).toMatchObject({
+      email: "a@b.c",
+      success: false,
+    });
+
+    await prisma.customRequest.delete({ where: { id: request.id } });
+    expect(await prisma.attachment.count({ where: { requestId: request.id } })).toBe(0);
+    await prisma.order.delete({ where: { id: order.id } });
+    await prisma.category.delete({ where: { id: category.id } });
+    expect(await prisma.lead.count({ where: { categoryId: category.id } })).toBe(0);
+  });
+});

@@ -1,0 +1,47 @@
+// Starts the production build (`next start`) on loopback, for the browser tests and the benchmarks.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+
+export type AppServer = { url: string; process: ChildProcess; stop: () => Promise<void> };
+
+export type AppServerOptions = {
+  port: number;
+  /** Added to (and winning over) this process's environment. */
+  env: Record<string, string | undefined>;
+  /** Where the server's log goes (errors always reach stderr). */
+  stdout?: "inherit" | "ignore";
+  /** A path that answers 200 once the app serves; /api/health also needs a reachable database. */
+  readyPath?: string;
+};
+
+export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
+  const url = `http://127.0.0.1:${options.port}`;
+  const child = spawn(
+    process.execPath,
+    ["node_modules/next/dist/bin/next", "start", "-p", String(options.port), "-H", "127.0.0.1"],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
+        PUBLIC_BASE_URL: url,
+        ...options.env,
+      },
+      stdio: ["ignore", options.stdout ?? "inherit", "inherit"],
+    },
+  );
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    await once(child, "exit");
+  };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The app server exited with code ${child.exitCode}`);
+    const response = await fetch(`${url}${options.readyPath ?? "/api/health"}`).catch(() => null);
+    if (response?.ok) return { url, process: child, stop };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await stop();
+  throw new Error("The app server did not become ready within 60 s");
+}

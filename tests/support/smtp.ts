@@ -1,0 +1,53 @@
+// A real SMTP server on loopback that keeps every mail it receives, parsed.
+import type { AddressInfo } from "node:net";
+import { simpleParser, type ParsedMail } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export type SmtpCatcher = {
+  url: string;
+  messages: ParsedMail[];
+  /** Resolves with the first message (received or to come) that matches. */
+  waitFor: (match: (mail: ParsedMail) => boolean, timeoutMs?: number) => Promise<ParsedMail>;
+  close: () => Promise<void>;
+};
+
+export async function startSmtpCatcher(): Promise<SmtpCatcher> {
+  const messages: ParsedMail[] = [];
+  const waiters: (() => void)[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          messages.push(mail);
+          waiters.splice(0).forEach((wake) => wake());
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.server.address() as AddressInfo;
+  const waitFor: SmtpCatcher["waitFor"] = (match, timeoutMs = 5000) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("No matching mail arrived in time")), timeoutMs);
+      const check = () => {
+        const found = messages.find(match);
+        if (found) {
+          clearTimeout(timer);
+          resolve(found);
+        } else {
+          waiters.push(check);
+        }
+      };
+      check();
+    });
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    waitFor,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,14 @@
+// One fresh, migrated database per `vitest run`, dropped afterwards. Test files share it and
+// create the rows they need, so they never depend on each other's data.
+import { createTestDatabase } from "./database";
+
+export default async function setup(): Promise<() => Promise<void>> {
+  const database = await createTestDatabase();
+  Object.assign(process.env, {
+    DATABASE_URL: database.url,
+    APP_SECRET: "test-secret-0123456789-0123456789-abcdef",
+    NODE_ENV: "test",
+    PUBLIC_BASE_URL: "http://localhost:3999",
+  });
+  return () => database.drop();
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "@/lib/env";
+
+const base = { DATABASE_URL: "postgres://localhost/x" };
+
+describe("parseEnv", () => {
+  it("applies the documented defaults", () => {
+    const env = parseEnv({ ...base, NODE_ENV: "development" });
+    expect(env.PORT).toBe(3000);
+    expect(env.PUBLIC_BASE_URL).toBe("http://localhost:3000");
+    expect(env.NOWPAYMENTS_API_URL).toBe("https://api.nowpayments.io/v1");
+    expect(env.CUSTOM_REQUEST_LIMIT).toBe(20);
+    expect(env.paymentsTestMode).toBe(false);
+    expect(env.NOWPAYMENTS_IPN_SECRET).toBeUndefined();
+    expect(env.SMTP_URL).toBeUndefined();
+  });
+
+  it("derives the public URL from PORT and trims a trailing slash", () => {
+    expect(parseEnv({ ...base, PORT: "4100" }).PUBLIC_BASE_URL).toBe("http://localhost:4100");
+    expect(parseEnv({ ...base, PUBLIC_BASE_URL: "https://leads.example.com/" }).PUBLIC_BASE_URL).toBe(
+      "https://leads.example.com",
+    );
+  });
+
+  it("refuses production without APP_SECRET, with a clear message", () => {
+    expect(() => parseEnv({ ...base, NODE_ENV: "production" })).toThrow(/APP_SECRET is required/);
+  });
+
+  it("refuses a short APP_SECRET and names the variable", () => {
+    expect(() => parseEnv({ ...base, APP_SECRET: "short" })).toThrow(/APP_SECRET/);
+  });
+
+  it("treats empty values as unset and validates numbers", () => {
+    expect(parseEnv({ ...base, SMTP_URL: "", PAYMENTS_TEST_MODE: "1" }).SMTP_URL).toBeUndefined();
+    expect(parseEnv({ ...base, PAYMENTS_TEST_MODE: "1" }).paymentsTestMode).toBe(true);
+    expect(() => parseEnv({ ...base, CUSTOM_REQUEST_LIMIT: "-1" })).toThrow(/CUSTOM_REQUEST_LIMIT/);
+    expect(() => parseEnv({})).toThrow(/DATABASE_URL/);
+  });
+});
