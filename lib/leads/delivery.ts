@@ -6,7 +6,8 @@ import type { PackageId } from "@/lib/packages";
 // package includes (decisions.md section 3). Rows are read in keyset batches so a 20,000-lead
 // download never sits in memory at once.
 
-export type DeliveryRow = Record<string, string>;
+/** One lead's cells, in the order of its package's columns (null for an empty cell). */
+export type DeliveryRow = (string | null)[];
 export type Column = { key: string; header: string };
 
 const STARTER: Column[] = [
@@ -61,26 +62,30 @@ type Batch = { rows: DeliveryRow[]; last: number; full: boolean };
 async function readBatch(orderId: string, select: string, after: number): Promise<Batch> {
   // Two steps on purpose: a join of order_leads with a million-row leads table can be planned as a
   // hash join over all leads; looking the batch's ids up by primary key never is.
-  const ids = await pool().query<{ position: number; lead_id: string }>(
-    `SELECT position, lead_id FROM order_leads WHERE order_id = $1 AND position > $2
-     ORDER BY position LIMIT ${BATCH_SIZE}`,
-    [orderId, after],
-  );
+  const ids = await pool().query<[number, string]>({
+    text: `SELECT position, lead_id FROM order_leads WHERE order_id = $1 AND position > $2
+           ORDER BY position LIMIT ${BATCH_SIZE}`,
+    values: [orderId, after],
+    rowMode: "array",
+  });
   if (ids.rows.length === 0) return { rows: [], last: after, full: false };
-  const { rows } = await pool().query<DeliveryRow & { id: string }>(
-    `SELECT l.id, ${select} FROM leads l WHERE l.id = ANY($1::bigint[])`,
-    [ids.rows.map((row) => row.lead_id)],
-  );
-  const byId = new Map(rows.map((row) => [row.id, row]));
+  // Rows as arrays, not objects: with 17 columns and 20,000 rows, building keyed objects is a
+  // measurable share of a download's time.
+  const { rows } = await pool().query<[string, ...DeliveryRow]>({
+    text: `SELECT l.id, ${select} FROM leads l WHERE l.id = ANY($1::bigint[])`,
+    values: [ids.rows.map(([, leadId]) => leadId)],
+    rowMode: "array",
+  });
+  const byId = new Map(rows.map(([id, ...cells]) => [id, cells]));
   return {
-    rows: ids.rows.map((row) => byId.get(row.lead_id)).filter((row) => row !== undefined),
-    last: ids.rows[ids.rows.length - 1].position,
+    rows: ids.rows.map(([, leadId]) => byId.get(leadId)).filter((row) => row !== undefined),
+    last: ids.rows[ids.rows.length - 1][0],
     full: ids.rows.length === BATCH_SIZE,
   };
 }
 
 /**
- * The order's leads, in allocation order, as text per column key, a batch at a time. The next
+ * The order's leads, in allocation order, as text in column order, a batch at a time. The next
  * batch is read while the current one is being written out, so the database and the encoder overlap.
  */
 export async function* orderLeadBatches(orderId: string, columns: Column[]): AsyncGenerator<DeliveryRow[]> {

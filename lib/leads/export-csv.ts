@@ -34,11 +34,7 @@ export function csvStream(
           return;
         }
         let chunk = "";
-        for (const row of next.value)
-          chunk += csvLine(
-            columns.map((column) => row[column.key] ?? ""),
-            PHONES,
-          );
+        for (const row of next.value) chunk += csvLine(row, PHONES);
         controller.enqueue(encoder.encode(chunk));
       },
       async cancel() {

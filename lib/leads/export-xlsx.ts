@@ -29,7 +29,7 @@ export function xlsxStream(
       for await (const rows of batches) {
         // The buyer went away: stop reading (leaving the loop closes the batch reader).
         if (output.destroyed) return;
-        for (const row of rows) sheet.addRow(columns.map((column) => row[column.key] ?? "")).commit();
+        for (const row of rows) sheet.addRow(row.map((cell) => cell ?? "")).commit();
         // Let the zip stream drain before reading more rows from the database.
         if (output.writableNeedDrain) await new Promise((resolve) => output.once("drain", resolve));
       }
