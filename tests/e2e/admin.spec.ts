@@ -369,6 +369,34 @@ test("settings tab: account and system settings flows with the spec's texts", as
   await expect(page.getByLabel("Admin Email")).toHaveValue(renamed);
 });
 
+test("settings tab: an edit made while a save is in flight is kept, and saved next", async ({ page }) => {
+  const admin = await createAdmin(`inflight-${RUN}@example.com`, "initial-pass");
+  await openDashboard(page, await signToken(admin), "settings");
+  const autoRefresh = page.getByLabel("Auto-refresh dashboard data");
+  await expect(autoRefresh).toBeChecked();
+
+  // Hold the first save's answer until the admin has changed the field again.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const patches: unknown[] = [];
+  await page.route("**/api/admin/settings", async (route) => {
+    if (route.request().method() !== "PATCH") return route.continue();
+    patches.push(route.request().postDataJSON());
+    if (patches.length === 1) await held;
+    await route.continue();
+  });
+  await autoRefresh.click();
+  await page.getByRole("button", { name: "Save Settings" }).click();
+  await expect.poll(() => patches.length).toBe(1);
+  await autoRefresh.click();
+  release();
+  await expect(toast(page, "Settings updated")).toBeVisible();
+  await expect(autoRefresh).toBeChecked();
+  await page.getByRole("button", { name: "Save Settings" }).click();
+  await expect.poll(() => patches.length).toBe(2);
+  expect(patches).toEqual([{ autoRefreshDashboard: false }, { autoRefreshDashboard: true }]);
+});
+
 test("security headers are sent and the public site runs under the CSP", async ({ page }) => {
   const csp = watchCsp(page);
   const response = await page.goto("/");
