@@ -126,7 +126,11 @@ try {
   if (serveOnly) {
     console.log(`Serving ${distDir} on ${baseUrl} (Ctrl-C to stop)`);
     for (const page of pages) console.log(`  ${page.name}: ${page.url}`);
-    await new Promise<void>((resolve) => process.once("SIGINT", () => resolve()));
+    // Ctrl-C or a plain kill: either way the server stops and the throw-away database is dropped.
+    await new Promise<void>((resolve) => {
+      process.once("SIGINT", () => resolve());
+      process.once("SIGTERM", () => resolve());
+    });
   } else {
     const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
     try {
