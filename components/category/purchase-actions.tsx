@@ -52,6 +52,8 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
   // Bumped whenever the page's category/package changes or the component unmounts, so answers to
   // earlier checks are ignored.
   const generation = useRef(0);
+  // A polling run reports a failed check once and keeps going: the next check may well succeed.
+  const pollErrorShown = useRef(false);
   const unavailable = category.count < pkg.leadCount;
   // False in the server render: Buy Now stays disabled until the click handler exists.
   const hydrated = useSyncExternalStore(
@@ -85,7 +87,9 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
         setStatus(answer.status || "pending");
         return "open";
       } catch {
-        if (started === generation.current && mode !== "restore") {
+        const repeated = mode === "poll" && pollErrorShown.current;
+        if (mode === "poll") pollErrorShown.current = true;
+        if (started === generation.current && mode !== "restore" && !repeated) {
           toast({
             title: "Verification Failed",
             description: "We couldn't verify your payment. Please try again later.",
@@ -102,12 +106,13 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
     (paymentId: string) => {
       clearTimeout(timer.current);
       setPolling(true);
+      pollErrorShown.current = false;
       let attempts = 0;
       const started = generation.current;
       const tick = async () => {
         attempts += 1;
         const result = await check(paymentId, "poll");
-        if (started !== generation.current || result !== "open") {
+        if (started !== generation.current || result === "complete") {
           if (started === generation.current) setPolling(false);
           return;
         }

@@ -1,7 +1,7 @@
 import "server-only";
 import { Readable } from "node:stream";
 import busboy from "busboy";
-import { parse } from "csv-parse";
+import { CsvError, parse } from "csv-parse";
 import { pool } from "@/lib/db";
 import { AppError, badRequest, notFound } from "@/lib/api/errors";
 import { insertLeads, type Country, type LeadInput } from "@/lib/leads/insert";
@@ -86,10 +86,24 @@ class UploadError extends Error {}
 
 type RowResult = { lead: LeadInput } | { reason: string };
 
+// Delivery sends the most recently verified leads first, so a date must be a real one: written with
+// a four-digit year (a bare "Jan 5" or a spreadsheet serial such as 45123 is not), from 1990 to
+// today (a day of slack for time zones).
+const EARLIEST_VERIFIED = Date.UTC(1990, 0, 1);
+const DAY_MS = 24 * 3600 * 1000;
+
+function parseVerifiedAt(text: string, now: Date): Date | null {
+  if (!/(^|\D)\d{4}(\D|$)/.test(text)) return null;
+  const date = new Date(text);
+  const time = date.getTime();
+  return Number.isNaN(time) || time < EARLIEST_VERIFIED || time > now.getTime() + DAY_MS ? null : date;
+}
+
 export function toLead(columns: Map<Field, number>, record: string[], now: Date): RowResult {
   const get = (field: Field): string => {
     const index = columns.get(field);
-    return index === undefined ? "" : (record[index] ?? "").trim();
+    // NUL has no meaning in a lead and PostgreSQL text cannot hold it.
+    return index === undefined ? "" : (record[index] ?? "").replaceAll("\u0000", "").trim();
   };
   for (const [field, index] of columns) {
     if ((record[index] ?? "").length > MAX_CELL_LENGTH) {
@@ -105,9 +119,8 @@ export function toLead(columns: Map<Field, number>, record: string[], now: Date)
   if (!country) return { reason: `Unsupported country "${countryText.slice(0, 60)}" (USA or UK)` };
 
   const verifiedText = get("verifiedAt");
-  const verifiedAt = verifiedText ? new Date(verifiedText) : now;
-  if (Number.isNaN(verifiedAt.getTime()))
-    return { reason: `Invalid verified date "${verifiedText.slice(0, 60)}"` };
+  const verifiedAt = verifiedText ? parseVerifiedAt(verifiedText, now) : now;
+  if (!verifiedAt) return { reason: `Invalid verified date "${verifiedText.slice(0, 60)}"` };
 
   let firstName = get("firstName");
   let lastName = get("lastName");
@@ -150,6 +163,8 @@ export async function importLeadsCsv(categoryId: string, input: Readable): Promi
     bom: true,
     relax_column_count: true,
     skip_empty_lines: true,
+    // A quote inside an unquoted cell (John "JJ" Smith) is kept as text, as spreadsheets do.
+    relax_quotes: true,
     info: true,
     max_record_size: 64 * 1024,
   });
@@ -196,11 +211,10 @@ export async function importLeadsCsv(categoryId: string, input: Readable): Promi
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === "string" && code.startsWith("CSV_")) {
+    if (error instanceof CsvError) {
       // Rows before a malformed spot are kept (and reported); the rest of the file is not read.
-      const line = (error as { lines?: number }).lines ?? 0;
-      addInvalid(line, `Malformed CSV, import stopped here: ${(error as Error).message}`);
+      const line = typeof error.lines === "number" ? error.lines : 0;
+      addInvalid(line, `Malformed CSV, import stopped here: ${error.message}`);
     } else if (error instanceof UploadError && error.message === FILE_TOO_LARGE) {
       addInvalid(0, `File larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, import stopped`);
     } else if (error instanceof UploadError) {

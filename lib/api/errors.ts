@@ -18,6 +18,8 @@ export const badRequest = (message: string, errors?: Record<string, string>) =>
 export const unauthorized = (message = "Authentication required") => new AppError(401, message);
 export const notFound = (message = "Not found") => new AppError(404, message);
 export const conflict = (message: string) => new AppError(409, message);
+export const tooLarge = (message: string, errors?: Record<string, string>) =>
+  new AppError(413, message, errors);
 
 export function fieldErrors(error: z.ZodError): Record<string, string> {
   const errors: Record<string, string> = {};

@@ -2,7 +2,8 @@ import "server-only";
 import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { authenticateAdmin, type AdminSession } from "@/lib/auth/session";
-import { badRequest, toErrorResponse } from "@/lib/api/errors";
+import { readJsonBody } from "@/lib/api/body";
+import { toErrorResponse } from "@/lib/api/errors";
 
 // One wrapper for every route handler: resolve the caller, parse path params, query and JSON body
 // with zod, and turn whatever is thrown into the JSON error shape. Handlers stay thin.
@@ -21,16 +22,6 @@ export type HandlerContext<P, Q, B, A extends boolean> = {
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
-async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (!text) return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw badRequest("Request body must be valid JSON");
-  }
-}
-
 export function route<
   P extends Schema | undefined = undefined,
   Q extends Schema | undefined = undefined,
@@ -48,7 +39,7 @@ export function route<
       const query = options.query
         ? options.query.parse(Object.fromEntries(request.nextUrl.searchParams))
         : undefined;
-      const body = options.body ? options.body.parse(await readJson(request)) : undefined;
+      const body = options.body ? options.body.parse(await readJsonBody(request)) : undefined;
       const result = await handler({ request, params, query, body, admin } as HandlerContext<P, Q, B, A>);
       return result instanceof Response ? result : Response.json(result);
     } catch (error) {

@@ -1,4 +1,5 @@
 import "server-only";
+import type { PoolClient } from "pg";
 import { db, pool } from "@/lib/db";
 import { AppError, badRequest } from "@/lib/api/errors";
 import { hashPassword, signAdminToken, verifyPassword } from "@/lib/auth/session";
@@ -15,9 +16,12 @@ const DUMMY_HASH = "$2b$12$akys.q3eGmTuv8W0x9xO1uAqbtxqy9EooUVFmc4TOITbRFa2zMoh.
 
 const invalidCredentials = () => new AppError(401, "Invalid credentials");
 
+// Namespace of this module's advisory locks (see lib/requests/store.ts for another).
+const LOGIN_LOCK = 5_302;
+
 /** Seconds until the caller may try again, or 0 when under the limit. */
-async function retryAfterSeconds(email: string, ip: string): Promise<number> {
-  const { rows } = await pool().query<{ retry: string | null }>(
+async function retryAfterSeconds(client: PoolClient, email: string, ip: string): Promise<number> {
+  const { rows } = await client.query<{ retry: string | null }>(
     `WITH recent AS (
        SELECT email, ip, created_at FROM login_attempts
        WHERE NOT success AND created_at > now() - make_interval(mins => $3::int)
@@ -34,25 +38,49 @@ async function retryAfterSeconds(email: string, ip: string): Promise<number> {
   return Number.isFinite(retry) && retry > 0 ? retry : 0;
 }
 
-async function recordAttempt(email: string, ip: string, success: boolean): Promise<void> {
-  await pool().query("INSERT INTO login_attempts (email, ip, success) VALUES ($1, $2, $3)", [
-    email,
-    ip,
-    success,
-  ]);
+/**
+ * Checks the limit and, when under it, records this attempt as a failure before any password is
+ * compared, in one transaction holding the email's and the address's locks. So concurrent guesses
+ * cannot all pass the check during the slow bcrypt comparison: each one counts at once. Answers the
+ * attempt's id, or the seconds to wait.
+ */
+async function reserveAttempt(email: string, ip: string): Promise<{ id: string } | { retry: number }> {
+  const client = await pool().connect();
+  try {
+    await client.query("BEGIN");
+    // Always the email's lock first, then the address's: a fixed order cannot deadlock.
+    await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOGIN_LOCK, `email:${email}`]);
+    await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOGIN_LOCK, `ip:${ip}`]);
+    const retry = await retryAfterSeconds(client, email, ip);
+    if (retry > 0) {
+      await client.query("COMMIT");
+      return { retry };
+    }
+    const { rows } = await client.query<{ id: string }>(
+      "INSERT INTO login_attempts (email, ip, success) VALUES ($1, $2, false) RETURNING id",
+      [email, ip],
+    );
+    await client.query("COMMIT");
+    return { id: rows[0].id };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }
 
 /** Checks the credentials and answers a fresh token, or throws 401 / 429. */
 export async function login(emailInput: string, password: string, ip: string): Promise<string> {
   const email = emailInput.trim().toLowerCase();
-  const retry = await retryAfterSeconds(email, ip);
-  if (retry > 0) {
-    const minutes = Math.ceil(retry / 60);
+  const attempt = await reserveAttempt(email, ip);
+  if ("retry" in attempt) {
+    const minutes = Math.ceil(attempt.retry / 60);
     throw new AppError(
       429,
       `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
       undefined,
-      { "Retry-After": String(retry) },
+      { "Retry-After": String(attempt.retry) },
     );
   }
   const admin = await db().admin.findUnique({
@@ -60,11 +88,8 @@ export async function login(emailInput: string, password: string, ip: string): P
     select: { id: true, passwordHash: true, passwordChangedAt: true },
   });
   const matches = await verifyPassword(password, admin?.passwordHash ?? DUMMY_HASH);
-  if (!admin || !matches) {
-    await recordAttempt(email, ip, false);
-    throw invalidCredentials();
-  }
-  await recordAttempt(email, ip, true);
+  if (!admin || !matches) throw invalidCredentials();
+  await pool().query("UPDATE login_attempts SET success = true WHERE id = $1", [attempt.id]);
   // Old attempts only matter for the window; keep the table small.
   await pool().query("DELETE FROM login_attempts WHERE created_at < now() - interval '1 day'");
   return signAdminToken(admin);

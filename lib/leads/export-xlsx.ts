@@ -31,7 +31,7 @@ export function xlsxStream(
         if (output.destroyed) return;
         for (const row of rows) sheet.addRow(row.map((cell) => cell ?? "")).commit();
         // Let the zip stream drain before reading more rows from the database.
-        if (output.writableNeedDrain) await new Promise((resolve) => output.once("drain", resolve));
+        if (output.writableNeedDrain) await drainedOrClosed(output);
       }
       sheet.commit();
       await workbook.commit();
@@ -41,4 +41,17 @@ export function xlsxStream(
   })();
 
   return Readable.toWeb(output) as ReadableStream<Uint8Array>;
+}
+
+/** Resolves when the stream wants more data, or when it was closed (the buyer went away). */
+function drainedOrClosed(stream: PassThrough): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      resolve();
+    };
+    stream.on("drain", done);
+    stream.on("close", done);
+  });
 }

@@ -16,7 +16,8 @@ const TIMEOUT_MS = 10_000;
 
 const invoiceAnswer = z.object({
   id: z.union([z.string(), z.number()]).transform(String),
-  invoice_url: z.url(),
+  // The buyer's browser is sent there: a web address only, never javascript: or data:.
+  invoice_url: z.url({ protocol: /^https?$/ }),
 });
 
 export class NowPaymentsProvider implements PaymentProvider {

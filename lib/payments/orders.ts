@@ -11,6 +11,9 @@ import { isFinalStatus } from "@/lib/payments/status";
 // Orders and their payments. "Paid" is represented by `paidAt` being set (with `status` holding the
 // provider's status as-is, e.g. confirmed or finished); everything else is unpaid.
 
+// Order ids in provider data are only looked up when they have a UUID's shape (the column type).
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const orderSelect = {
   id: true,
   categoryId: true,
@@ -159,7 +162,7 @@ export async function resolveOrder(paymentId: string): Promise<OrderView | null>
     throw new AppError(502, "The payment provider could not be reached. Please try again in a moment.");
   }
   const orderId = payment.orderId ?? "";
-  if (!/^[0-9a-f-]{36}$/i.test(orderId)) return null;
+  if (!UUID.test(orderId)) return null;
   const order = await findOrder({ id: orderId });
   if (!order) return null;
   if (order.invoiceId && payment.invoiceId && order.invoiceId !== payment.invoiceId) return null;
@@ -186,7 +189,7 @@ export async function paymentStatus(paymentId: string) {
 /** Handles a verified provider callback. Unknown orders are acknowledged and ignored. */
 export async function handleCallback(payment: Parameters<typeof applyPayment>[1]): Promise<boolean> {
   const orderId = payment.orderId ?? "";
-  if (!/^[0-9a-f-]{36}$/i.test(orderId)) return false;
+  if (!UUID.test(orderId)) return false;
   const order = await findOrder({ id: orderId });
   if (!order) return false;
   if (order.invoiceId && payment.invoiceId && order.invoiceId !== payment.invoiceId) return false;

@@ -2,7 +2,9 @@ import "server-only";
 import { pool } from "@/lib/db";
 import { notifySale } from "@/lib/payments/notify";
 import type { ProviderPayment } from "@/lib/payments/provider";
-import { isPaidStatus, statusRank } from "@/lib/payments/status";
+import { isPaidStatus, paidStatusRank, statusRank } from "@/lib/payments/status";
+
+const UNCOVERED_STATUS = "partially_paid";
 
 /**
  * Whether a provider payment pays for an order.
@@ -78,8 +80,8 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
       return;
     }
     if (order.paid_at) {
-      // Only confirmed -> finished style moves between paid values; nothing else touches a sale.
-      if (isPaidStatus(payment.status) && payment.status !== order.status) {
+      // Only confirmed -> finished moves between paid values; nothing else touches a sale.
+      if (isPaidStatus(payment.status) && paidStatusRank(payment.status) > paidStatusRank(order.status)) {
         await client.query("UPDATE orders SET status = $2, updated_at = now() WHERE id = $1", [
           orderId,
           payment.status,
@@ -113,12 +115,17 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
         ]);
       }
       sale = order;
-    } else if (statusRank(payment.status) >= statusRank(order.status)) {
-      await client.query(
-        `UPDATE orders SET status = $2, provider_payment_id = ${PAYMENT_ID_SQL}, paid_amount = $4,
-           last_error = $5, updated_at = now() WHERE id = $1`,
-        [orderId, payment.status, payment.paymentId, payment.priceAmount, problem],
-      );
+    } else {
+      // A paid status that does not pay for the order (too little arrived, another currency) is
+      // kept as partially_paid, so that no one reads the order as paid; the reason goes to the admin.
+      const status = problem ? UNCOVERED_STATUS : payment.status;
+      if (statusRank(status) >= statusRank(order.status)) {
+        await client.query(
+          `UPDATE orders SET status = $2, provider_payment_id = ${PAYMENT_ID_SQL}, paid_amount = $4,
+             last_error = $5, updated_at = now() WHERE id = $1`,
+          [orderId, status, payment.paymentId, payment.priceAmount, problem],
+        );
+      }
     }
     await client.query("COMMIT");
   } catch (error) {

@@ -10,10 +10,11 @@ export function isPaidStatus(status: string | null | undefined): boolean {
 
 /** The spec's completion rule: success, a paid status, and an amount (if any) >= the price. */
 export function isPaymentComplete(
-  answer: { success?: boolean; status?: string; amount?: number | null },
+  answer: { success?: boolean; status?: string; amount?: number | null; paid?: boolean },
   price: number,
 ): boolean {
-  if (!answer.success || !isPaidStatus(answer.status)) return false;
+  // `paid` is our server's own verdict (decisions.md); the rest is the spec's rule.
+  if (!answer.success || answer.paid === false || !isPaidStatus(answer.status)) return false;
   return answer.amount === undefined || answer.amount === null || answer.amount >= price;
 }
 
@@ -29,6 +30,11 @@ const RANK: Record<string, number> = {
   expired: 4,
   refunded: 4,
 };
+
+/** Among paid statuses: confirmed comes before finished (PAID is the provider's final word too). */
+export function paidStatusRank(status: string): number {
+  return status.toLowerCase() === "confirmed" ? 0 : 1;
+}
 
 export function statusRank(status: string): number {
   if (isPaidStatus(status)) return 5;

@@ -2,7 +2,8 @@ import "server-only";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { AppError, badRequest, fieldErrors } from "@/lib/api/errors";
+import { declaredLength, readJsonBody } from "@/lib/api/body";
+import { AppError, badRequest, fieldErrors, tooLarge } from "@/lib/api/errors";
 import { checkFile, type CheckedFile } from "@/lib/requests/files";
 import {
   customRequestSchema,
@@ -15,51 +16,15 @@ import {
 // Reads POST /api/custom-request bodies: JSON without files, or multipart streamed through busboy
 // with hard limits, so an oversized upload is refused as soon as it shows, never buffered whole.
 
-const MAX_JSON_BYTES = 64 * 1024;
 const MAX_FIELD_BYTES = 64 * 1024;
 const MAX_FIELDS = 20;
 // Room for every allowed file plus the text fields and multipart framing.
 export const MAX_MULTIPART_BYTES = MAX_FILES * MAX_FILE_BYTES + 1024 * 1024;
 
-const tooLarge = (message: string, errors?: Record<string, string>) => new AppError(413, message, errors);
 const FILE_TOO_LARGE = `Each file must be ${MAX_FILE_BYTES / 1024 / 1024} MB or smaller`;
 const WRONG_TYPE = "Only PDF, Word, CSV or Excel files are accepted";
 
 export type Submission = { input: CustomRequest; files: CheckedFile[] };
-
-function declaredLength(request: Request): number | null {
-  const header = request.headers.get("content-length");
-  if (header === null) return null;
-  const length = Number(header);
-  return Number.isFinite(length) && length >= 0 ? length : null;
-}
-
-/** Reads a JSON body, refusing it with 413 once it passes the limit (declared or streamed). */
-async function readJson(request: Request): Promise<unknown> {
-  if ((declaredLength(request) ?? 0) > MAX_JSON_BYTES) throw tooLarge("The request body is too large");
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_JSON_BYTES) {
-        await reader.cancel();
-        throw tooLarge("The request body is too large");
-      }
-      chunks.push(value);
-    }
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (!text.trim()) return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw badRequest("Request body must be valid JSON");
-  }
-}
 
 /** Multipart text fields as the schema expects them: `platforms` (or `platforms[]`) as a list. */
 function formFields(raw: Map<string, string[]>): Record<string, unknown> {
@@ -180,7 +145,7 @@ export async function readSubmission(request: Request): Promise<Submission> {
   if (mediaType === "multipart/form-data") {
     ({ fields, files, fileErrors } = await readMultipart(request, contentType));
   } else if (mediaType === "application/json") {
-    fields = await readJson(request);
+    fields = await readJsonBody(request);
   } else {
     throw new AppError(415, "Send the request as application/json or multipart/form-data");
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hasNoNul, NUL_MESSAGE } from "@/lib/schemas/common";
 
 // Admin back-office schemas and answer shapes, shared by the route handlers, the forms and the
 // client hooks (decisions.md section 6).
@@ -39,8 +40,18 @@ export const settingsUpdateSchema = z
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
 
 export const categoryCreateSchema = z.object({
-  title: z.string().trim().min(1, "Title is required").max(120, "Title must be at most 120 characters"),
-  description: z.string().trim().max(2000, "Description must be at most 2000 characters").optional(),
+  title: z
+    .string()
+    .trim()
+    .min(1, "Title is required")
+    .max(120, "Title must be at most 120 characters")
+    .refine(hasNoNul, NUL_MESSAGE),
+  description: z
+    .string()
+    .trim()
+    .max(2000, "Description must be at most 2000 characters")
+    .refine(hasNoNul, NUL_MESSAGE)
+    .optional(),
 });
 
 export const categoryUpdateSchema = categoryCreateSchema

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hasNoNul, NUL_MESSAGE } from "@/lib/schemas/common";
 
 // The custom lead request, shared by the form (choices, defaults, client checks) and by
 // POST /api/custom-request (the authoritative validation).
@@ -106,7 +107,12 @@ export const customRequestSchema = z.object({
     .pipe(z.email("Enter a valid email address")),
   industry: industrySchema.default("saas"),
   role: roleSchema.default("ceo"),
-  message: z.string().trim().max(5000, "Message must be at most 5000 characters").default(""),
+  message: z
+    .string()
+    .trim()
+    .max(5000, "Message must be at most 5000 characters")
+    .refine(hasNoNul, NUL_MESSAGE)
+    .default(""),
   platforms: platformsSchema.default([]),
   // Honeypot: hidden from people, so anything in it came from a bot that fills every field.
   website: z.string().max(1000).optional(),

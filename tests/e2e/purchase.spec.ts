@@ -143,3 +143,39 @@ test("polling gives up after 30 attempts with the Verification Timeout toast", a
   await page.clock.runFor(60_000);
   expect(checks).toBe(30);
 });
+
+test("a failed check during polling is reported once and polling goes on", async ({ page }) => {
+  const marketing = await categoryByTitle("Marketing");
+  await page.clock.install();
+  await openCard(page, marketing, "starter");
+  const popupPromise = page.waitForEvent("popup");
+  await page.getByRole("button", { name: "Buy Now" }).click();
+  await (await popupPromise).close();
+  await expect(page.getByRole("button", { name: "Check Status" })).toBeVisible();
+  // The first two status checks fail (the provider briefly unreachable); later ones get through.
+  let checks = 0;
+  await page.route("**/api/payment/status/**", async (route) => {
+    checks += 1;
+    if (checks <= 2) {
+      await route.fulfill({
+        status: 502,
+        json: { success: false, message: "The payment provider could not be reached." },
+      });
+    } else {
+      await route.continue();
+    }
+  });
+  await page.clock.runFor(10_000);
+  await expect.poll(() => checks).toBe(1);
+  await expectToast(page, "Verification Failed", "We couldn't verify your payment. Please try again later.");
+  const failedToast = page.locator('[data-slot="toast-title"]', { hasText: "Verification Failed" });
+  await page.clock.runFor(5_000);
+  await expect(failedToast).toHaveCount(0);
+  await page.clock.runFor(5_000);
+  await expect.poll(() => checks).toBe(2);
+  await page.clock.runFor(10_000);
+  await expect.poll(() => checks).toBe(3);
+  // The second failure was not reported again, and the card is still waiting for the payment.
+  await expect(failedToast).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Check Status" })).toBeVisible();
+});

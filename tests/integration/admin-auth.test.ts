@@ -141,6 +141,16 @@ describe("admin sign-in", () => {
     expect(blocked.body.message).toMatch(/Too many failed sign-in attempts/);
   });
 
+  it("counts guesses made in parallel: only 5 are compared, the rest get 429", async () => {
+    const email = "parallel@example.com";
+    await db().admin.create({ data: { email, passwordHash: await hashPassword("right-one") } });
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => loginAs(email, `guess-${i}`, `10.3.0.${i}`)),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([...Array(5).fill(401), ...Array(7).fill(429)]);
+  });
+
   it("throttles 5 failures from one address across different emails", async () => {
     for (let i = 0; i < 5; i++) {
       const email = `someone${i}@example.com`;

@@ -295,20 +295,34 @@ describe("lead import", () => {
       "Ada,Again,,,ADA@engines.co.uk,,,,UK,,",
       "Hans,Zimmer,,,hans@music.de,,Berlin,,Germany,,",
       "Bad,Date,,,date@x.com,,,,USA,,yesterday-ish",
+      'John "JJ",Smith,,,jj@x.com,,,,USA,,2025-03-01T10:00:00Z',
+      "Nu\u0000ll,Cell,,,nul@x.com,,,,USA,,",
+      "Serial,Date,,,serial@x.com,,,,USA,,45123",
+      "Future,Date,,,future@x.com,,,,USA,,2999-01-01",
+      "No,Year,,,noyear@x.com,,,,USA,,Jan 5",
     ].join("\n");
     const { status, body } = await importCsv(target, csvUpload(csv));
     expect(status).toBe(200);
     expect(body).toEqual({
-      imported: 2,
+      imported: 4,
       duplicates: 2,
-      invalidCount: 4,
+      invalidCount: 7,
       invalid: [
         { line: 4, reason: 'Invalid email "not-an-email"' },
         { line: 6, reason: "Email is missing" },
         { line: 9, reason: 'Unsupported country "Germany" (USA or UK)' },
         { line: 10, reason: 'Invalid verified date "yesterday-ish"' },
+        { line: 13, reason: 'Invalid verified date "45123"' },
+        { line: 14, reason: 'Invalid verified date "2999-01-01"' },
+        { line: 15, reason: 'Invalid verified date "Jan 5"' },
       ],
     });
+    // A quote inside an unquoted cell is text; NUL characters are dropped.
+    const jj = await db().lead.findFirstOrThrow({ where: { categoryId: target, email: "jj@x.com" } });
+    expect(jj.firstName).toBe('John "JJ"');
+    expect(jj.verifiedAt.toISOString()).toBe("2025-03-01T10:00:00.000Z");
+    const nul = await db().lead.findFirstOrThrow({ where: { categoryId: target, email: "nul@x.com" } });
+    expect(nul.firstName).toBe("Null");
     const ada = await db().lead.findFirstOrThrow({
       where: { categoryId: target, email: "ada@engines.co.uk" },
     });
@@ -323,8 +337,8 @@ describe("lead import", () => {
     });
     expect(ada.verifiedAt.toISOString()).toBe("2026-01-15T00:00:00.000Z");
     const counted = await db().category.findUniqueOrThrow({ where: { id: target } });
-    expect(counted.count).toBe(3);
-    expect(await db().lead.count({ where: { categoryId: target } })).toBe(3);
+    expect(counted.count).toBe(5);
+    expect(await db().lead.count({ where: { categoryId: target } })).toBe(5);
   });
 
   it("imports thousands of rows in batches with exact counts, and full names split", async () => {

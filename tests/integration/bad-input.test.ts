@@ -72,6 +72,14 @@ const ODD_BODIES: (string | undefined)[] = [
   }),
   JSON.stringify({ name: "a".repeat(100_000), email: "b".repeat(5_000) }),
   "\u0000\u0001binary",
+  // Valid shapes with NUL in the text that would be stored (PostgreSQL refuses NUL in text).
+  JSON.stringify({
+    name: "Nul Tester",
+    email: "nul@example.com",
+    message: "a\u0000b",
+    title: "T\u0000",
+    description: "\u0000",
+  }),
 ];
 const ODD_QUERIES = ["?page=-1&pageSize=1e9", "?category=&format=pdf", "?page=abc&order=sideways", "?%zz=1"];
 

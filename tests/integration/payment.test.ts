@@ -260,8 +260,9 @@ describe("payment status and settlement", () => {
   it("counts a confirmed payment as paid only when the price was covered", async () => {
     const short = await buy();
     const underpaid = standin.pay(short.paymentId, { status: "confirmed", paidRatio: 0.5 });
+    // Not shown as a paid status: the buyer's page must not read it as complete.
     expect((await check(String(underpaid.payment_id))).body).toMatchObject({
-      status: "confirmed",
+      status: "partially_paid",
       paid: false,
     });
     const row = await order(short.paymentId);
@@ -271,7 +272,7 @@ describe("payment status and settlement", () => {
     const cheap = await buy();
     const lowPrice = standin.pay(cheap.paymentId, { status: "finished", priceAmount: 1 });
     const answer = await check(String(lowPrice.payment_id));
-    expect(answer.body).toMatchObject({ status: "finished", amount: 1, paid: false });
+    expect(answer.body).toMatchObject({ status: "partially_paid", amount: 1, paid: false });
     expect(await allocated((await order(cheap.paymentId)).id)).toBe(0);
   });
 
@@ -362,6 +363,8 @@ describe("POST /api/payment/ipn", () => {
     }
     await sendIpn(finished.body, finished.signature);
     await sendIpn(confirming.body, confirming.signature);
+    // Nor does a late 'confirmed' move a finished sale back.
+    await sendIpn(confirmed.body, confirmed.signature);
     const after = await order(created.paymentId);
     expect(after.status).toBe("finished");
     expect(after.paidAt).toEqual(paid.paidAt);
@@ -380,6 +383,11 @@ describe("POST /api/payment/ipn", () => {
     const response = await sendIpn(stranger.body, stranger.signature);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ success: true, applied: false });
+    // An order id that only looks like a UUID is not looked up (the column would refuse it).
+    const misshapen = standin.signedIpn(payment.payment_id, { order_id: "-".repeat(36) });
+    const answer = await sendIpn(misshapen.body, misshapen.signature);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ success: true, applied: false });
   });
 });
 

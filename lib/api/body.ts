@@ -1,0 +1,41 @@
+import "server-only";
+import { badRequest, tooLarge } from "@/lib/api/errors";
+
+// Request bodies are read with a ceiling: Next.js puts no size limit on route handlers, and an
+// unauthenticated route (sign-in, a purchase, a custom request) must not buffer whatever arrives.
+const MAX_JSON_BYTES = 64 * 1024;
+
+/** The declared Content-Length, or null when absent or not a number. */
+export function declaredLength(request: Request): number | null {
+  const header = request.headers.get("content-length");
+  if (header === null) return null;
+  const length = Number(header);
+  return Number.isFinite(length) && length >= 0 ? length : null;
+}
+
+/** Reads a JSON body ({} when empty), refusing it with 413 once it passes the limit (declared or streamed). */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  if ((declaredLength(request) ?? 0) > MAX_JSON_BYTES) throw tooLarge("The request body is too large");
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_JSON_BYTES) {
+        await reader.cancel();
+        throw tooLarge("The request body is too large");
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest("Request body must be valid JSON");
+  }
+}
