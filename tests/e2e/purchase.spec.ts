@@ -31,6 +31,17 @@ async function openCard(page: Page, category: Category, pkg: string) {
   await expect(page.getByRole("button", { name: "Buy Now" })).toBeEnabled();
 }
 
+/** Buys a starter package under Playwright's clock and closes the invoice tab: polling waits to run. */
+async function startPollingWithFakeClock(page: Page) {
+  const marketing = await categoryByTitle("Marketing");
+  await page.clock.install();
+  await openCard(page, marketing, "starter");
+  const popupPromise = page.waitForEvent("popup");
+  await page.getByRole("button", { name: "Buy Now" }).click();
+  await (await popupPromise).close();
+  await expect(page.getByRole("button", { name: "Check Status" })).toBeVisible();
+}
+
 test("a buyer pays through the provider and downloads their leads", async ({ page }) => {
   const marketing = await categoryByTitle("Marketing");
   await openCard(page, marketing, "starter");
@@ -112,13 +123,7 @@ test("a provider failure shows the Payment Error toast", async ({ page }) => {
 
 test("polling gives up after 30 attempts with the Verification Timeout toast", async ({ page }) => {
   test.setTimeout(120_000);
-  const marketing = await categoryByTitle("Marketing");
-  await page.clock.install();
-  await openCard(page, marketing, "starter");
-  const popupPromise = page.waitForEvent("popup");
-  await page.getByRole("button", { name: "Buy Now" }).click();
-  await (await popupPromise).close();
-  await expect(page.getByRole("button", { name: "Check Status" })).toBeVisible();
+  await startPollingWithFakeClock(page);
   let checks = 0;
   page.on("response", (response) => {
     if (response.url().includes("/api/payment/status/")) checks += 1;
@@ -145,13 +150,7 @@ test("polling gives up after 30 attempts with the Verification Timeout toast", a
 });
 
 test("a failed check during polling is reported once and polling goes on", async ({ page }) => {
-  const marketing = await categoryByTitle("Marketing");
-  await page.clock.install();
-  await openCard(page, marketing, "starter");
-  const popupPromise = page.waitForEvent("popup");
-  await page.getByRole("button", { name: "Buy Now" }).click();
-  await (await popupPromise).close();
-  await expect(page.getByRole("button", { name: "Check Status" })).toBeVisible();
+  await startPollingWithFakeClock(page);
   // The first two status checks fail (the provider briefly unreachable); later ones get through.
   let checks = 0;
   await page.route("**/api/payment/status/**", async (route) => {
