@@ -1,6 +1,6 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { Pool } from "pg";
+import { Pool, type PoolClient } from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 
@@ -29,4 +29,23 @@ function createClient(): PrismaClient {
 export function db(): ReturnType<typeof createClient> {
   globalForDb.prisma ??= createClient();
   return globalForDb.prisma;
+}
+
+/**
+ * Runs `work` in one transaction on one pooled connection: committed when it returns, rolled back
+ * when it throws. For the raw-SQL paths that lock rows or take advisory locks.
+ */
+export async function withTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool().connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }

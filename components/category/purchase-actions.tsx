@@ -52,8 +52,6 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
   // Bumped whenever the page's category/package changes or the component unmounts, so answers to
   // earlier checks are ignored.
   const generation = useRef(0);
-  // A polling run reports a failed check once and keeps going: the next check may well succeed.
-  const pollErrorShown = useRef(false);
   const unavailable = category.count < pkg.leadCount;
   // False in the server render: Buy Now stays disabled until the click handler exists.
   const hydrated = useSyncExternalStore(
@@ -63,7 +61,7 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
   );
 
   const check = useCallback(
-    async (paymentId: string, mode: CheckMode): Promise<CheckResult> => {
+    async (paymentId: string, mode: CheckMode, reportFailure = mode !== "restore"): Promise<CheckResult> => {
       const started = generation.current;
       try {
         const answer = await fetchPaymentStatus(paymentId);
@@ -87,9 +85,7 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
         setStatus(answer.status || "pending");
         return "open";
       } catch {
-        const repeated = mode === "poll" && pollErrorShown.current;
-        if (mode === "poll") pollErrorShown.current = true;
-        if (started === generation.current && mode !== "restore" && !repeated) {
+        if (started === generation.current && reportFailure) {
           toast({
             title: "Verification Failed",
             description: "We couldn't verify your payment. Please try again later.",
@@ -106,12 +102,14 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
     (paymentId: string) => {
       clearTimeout(timer.current);
       setPolling(true);
-      pollErrorShown.current = false;
       let attempts = 0;
+      // A polling run reports a failed check once and keeps going: the next check may well succeed.
+      let failureReported = false;
       const started = generation.current;
       const tick = async () => {
         attempts += 1;
-        const result = await check(paymentId, "poll");
+        const result = await check(paymentId, "poll", !failureReported);
+        if (result === "error") failureReported = true;
         if (started !== generation.current || result === "complete") {
           if (started === generation.current) setPolling(false);
           return;

@@ -1,6 +1,6 @@
 import "server-only";
 import type { PoolClient } from "pg";
-import { db, pool } from "@/lib/db";
+import { db, pool, withTransaction } from "@/lib/db";
 import { AppError, badRequest } from "@/lib/api/errors";
 import { hashPassword, signAdminToken, verifyPassword } from "@/lib/auth/session";
 
@@ -44,30 +44,19 @@ async function retryAfterSeconds(client: PoolClient, email: string, ip: string):
  * cannot all pass the check during the slow bcrypt comparison: each one counts at once. Answers the
  * attempt's id, or the seconds to wait.
  */
-async function reserveAttempt(email: string, ip: string): Promise<{ id: string } | { retry: number }> {
-  const client = await pool().connect();
-  try {
-    await client.query("BEGIN");
+function reserveAttempt(email: string, ip: string): Promise<{ id: string } | { retry: number }> {
+  return withTransaction(async (client) => {
     // Always the email's lock first, then the address's: a fixed order cannot deadlock.
     await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOGIN_LOCK, `email:${email}`]);
     await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOGIN_LOCK, `ip:${ip}`]);
     const retry = await retryAfterSeconds(client, email, ip);
-    if (retry > 0) {
-      await client.query("COMMIT");
-      return { retry };
-    }
+    if (retry > 0) return { retry };
     const { rows } = await client.query<{ id: string }>(
       "INSERT INTO login_attempts (email, ip, success) VALUES ($1, $2, false) RETURNING id",
       [email, ip],
     );
-    await client.query("COMMIT");
     return { id: rows[0].id };
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Checks the credentials and answers a fresh token, or throws 401 / 429. */

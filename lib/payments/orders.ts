@@ -1,18 +1,16 @@
 import "server-only";
+import { z } from "zod";
 import { AppError, conflict, notFound } from "@/lib/api/errors";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { getPackage, type PackageId } from "@/lib/packages";
 import { getPaymentProvider } from "@/lib/payments";
-import { ProviderError, type PaymentProvider } from "@/lib/payments/provider";
+import { ProviderError, type PaymentProvider, type ProviderPayment } from "@/lib/payments/provider";
 import { applyPayment } from "@/lib/payments/settle";
 import { isFinalStatus } from "@/lib/payments/status";
 
 // Orders and their payments. "Paid" is represented by `paidAt` being set (with `status` holding the
 // provider's status as-is, e.g. confirmed or finished); everything else is unpaid.
-
-// Order ids in provider data are only looked up when they have a UUID's shape (the column type).
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const orderSelect = {
   id: true,
@@ -141,6 +139,21 @@ async function refreshFromProvider(order: OrderView, provider: PaymentProvider):
 }
 
 /**
+ * Applies a provider payment to the order it names, when that order is ours and (where both say)
+ * came from the same invoice. Answers the order's id, or null when the payment is not ours.
+ */
+async function applyToItsOrder(payment: ProviderPayment): Promise<string | null> {
+  // Only a UUID can name one of our orders; anything else would not even reach the uuid column.
+  const orderId = z.uuid().safeParse(payment.orderId);
+  if (!orderId.success) return null;
+  const order = await findOrder({ id: orderId.data });
+  if (!order) return null;
+  if (order.invoiceId && payment.invoiceId && order.invoiceId !== payment.invoiceId) return null;
+  await applyPayment(order.id, payment);
+  return order.id;
+}
+
+/**
  * Finds the order behind a payment id (our invoice id or the provider's payment id, NP_id) and,
  * when it is not final yet, brings it up to date with the provider. An id we have never seen may be
  * a fresh NP_id: it is treated as untrusted and only accepted when the provider says it belongs to
@@ -161,13 +174,8 @@ export async function resolveOrder(paymentId: string): Promise<OrderView | null>
     console.error(`[payments] looking up payment ${paymentId} failed: ${(error as Error).message}`);
     throw new AppError(502, "The payment provider could not be reached. Please try again in a moment.");
   }
-  const orderId = payment.orderId ?? "";
-  if (!UUID.test(orderId)) return null;
-  const order = await findOrder({ id: orderId });
-  if (!order) return null;
-  if (order.invoiceId && payment.invoiceId && order.invoiceId !== payment.invoiceId) return null;
-  await applyPayment(order.id, payment);
-  return findOrder({ id: order.id });
+  const orderId = await applyToItsOrder(payment);
+  return orderId ? findOrder({ id: orderId }) : null;
 }
 
 export function isOrderPaid(order: OrderView): boolean {
@@ -187,14 +195,8 @@ export async function paymentStatus(paymentId: string) {
 }
 
 /** Handles a verified provider callback. Unknown orders are acknowledged and ignored. */
-export async function handleCallback(payment: Parameters<typeof applyPayment>[1]): Promise<boolean> {
-  const orderId = payment.orderId ?? "";
-  if (!UUID.test(orderId)) return false;
-  const order = await findOrder({ id: orderId });
-  if (!order) return false;
-  if (order.invoiceId && payment.invoiceId && order.invoiceId !== payment.invoiceId) return false;
-  await applyPayment(order.id, payment);
-  return true;
+export async function handleCallback(payment: ProviderPayment): Promise<boolean> {
+  return (await applyToItsOrder(payment)) !== null;
 }
 
 export const DOWNLOAD_DAYS = 30;

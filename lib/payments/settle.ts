@@ -1,8 +1,8 @@
 import "server-only";
-import { pool } from "@/lib/db";
+import { withTransaction } from "@/lib/db";
 import { notifySale } from "@/lib/payments/notify";
 import type { ProviderPayment } from "@/lib/payments/provider";
-import { isPaidStatus, paidStatusRank, statusRank } from "@/lib/payments/status";
+import { isPaidStatus, statusRank } from "@/lib/payments/status";
 
 const UNCOVERED_STATUS = "partially_paid";
 
@@ -65,30 +65,23 @@ const PAYMENT_ID_SQL = `CASE WHEN EXISTS (SELECT 1 FROM orders other WHERE other
  * The caller has checked that `payment.orderId` is this order.
  */
 export async function applyPayment(orderId: string, payment: ProviderPayment): Promise<void> {
-  const client = await pool().connect();
-  let sale: LockedOrder | undefined;
-  try {
-    await client.query("BEGIN");
+  const sale = await withTransaction(async (client): Promise<LockedOrder | null> => {
     const { rows } = await client.query<LockedOrder>(
       `SELECT id, category_id, lead_title, package_type, lead_count, amount::text, currency, status, paid_at
        FROM orders WHERE id = $1 FOR UPDATE`,
       [orderId],
     );
     const order = rows[0];
-    if (!order) {
-      await client.query("ROLLBACK");
-      return;
-    }
+    if (!order) return null;
     if (order.paid_at) {
       // Only confirmed -> finished moves between paid values; nothing else touches a sale.
-      if (isPaidStatus(payment.status) && paidStatusRank(payment.status) > paidStatusRank(order.status)) {
+      if (isPaidStatus(payment.status) && statusRank(payment.status) > statusRank(order.status)) {
         await client.query("UPDATE orders SET status = $2, updated_at = now() WHERE id = $1", [
           orderId,
           payment.status,
         ]);
       }
-      await client.query("COMMIT");
-      return;
+      return null;
     }
     const { paid, problem } = paymentCovers(payment, {
       amount: Number(order.amount),
@@ -114,26 +107,20 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
           `Only ${allocated.rowCount} of ${order.lead_count} leads were available at payment`,
         ]);
       }
-      sale = order;
-    } else {
-      // A paid status that does not pay for the order (too little arrived, another currency) is
-      // kept as partially_paid, so that no one reads the order as paid; the reason goes to the admin.
-      const status = problem ? UNCOVERED_STATUS : payment.status;
-      if (statusRank(status) >= statusRank(order.status)) {
-        await client.query(
-          `UPDATE orders SET status = $2, provider_payment_id = ${PAYMENT_ID_SQL}, paid_amount = $4,
-             last_error = $5, updated_at = now() WHERE id = $1`,
-          [orderId, status, payment.paymentId, payment.priceAmount, problem],
-        );
-      }
+      return order;
     }
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+    // A paid status that does not pay for the order (too little arrived, another currency) is
+    // kept as partially_paid, so that no one reads the order as paid; the reason goes to the admin.
+    const status = problem ? UNCOVERED_STATUS : payment.status;
+    if (statusRank(status) >= statusRank(order.status)) {
+      await client.query(
+        `UPDATE orders SET status = $2, provider_payment_id = ${PAYMENT_ID_SQL}, paid_amount = $4,
+           last_error = $5, updated_at = now() WHERE id = $1`,
+        [orderId, status, payment.paymentId, payment.priceAmount, problem],
+      );
+    }
+    return null;
+  });
   if (sale) {
     // Not awaited: a slow mail server must not delay the buyer or the provider's callback.
     void notifySale({

@@ -18,8 +18,9 @@ export function isPaymentComplete(
   return answer.amount === undefined || answer.amount === null || answer.amount >= price;
 }
 
-// How far along an unpaid payment is. Callbacks arrive repeated and out of order: an update only
-// applies when it does not move the order backwards (a paid order never changes back at all).
+// How far along a payment is. Callbacks arrive repeated and out of order: an update only applies
+// when it does not move the order backwards. Paid statuses rank last, confirmed before finished
+// (PAID is the provider's final word too).
 const RANK: Record<string, number> = {
   pending: 0,
   waiting: 1,
@@ -29,15 +30,12 @@ const RANK: Record<string, number> = {
   failed: 4,
   expired: 4,
   refunded: 4,
+  confirmed: 5,
+  finished: 6,
+  paid: 6,
 };
 
-/** Among paid statuses: confirmed comes before finished (PAID is the provider's final word too). */
-export function paidStatusRank(status: string): number {
-  return status.toLowerCase() === "confirmed" ? 0 : 1;
-}
-
 export function statusRank(status: string): number {
-  if (isPaidStatus(status)) return 5;
   return RANK[status.toLowerCase()] ?? 1;
 }
 

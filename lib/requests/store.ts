@@ -1,5 +1,5 @@
 import "server-only";
-import { pool } from "@/lib/db";
+import { withTransaction } from "@/lib/db";
 import type { CheckedFile } from "@/lib/requests/files";
 import { assertWithinRateLimit } from "@/lib/requests/rate-limit";
 import type { CustomRequest } from "@/lib/schemas/custom-request";
@@ -32,17 +32,15 @@ export async function storeCustomRequest(
   clientIp: string,
   limit: number,
 ): Promise<StoredRequest> {
-  const client = await pool().connect();
-  try {
-    await client.query("BEGIN");
+  return withTransaction(async (client) => {
     if (limit > 0) {
       await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [RATE_LIMIT_LOCK, clientIp]);
       await assertWithinRateLimit(client, clientIp, limit);
     }
     const { rows } = await client.query<{ id: string; created_at: Date }>(
       `INSERT INTO custom_requests (name, email, industry, role, platform, message, client_ip)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       RETURNING id, created_at`,
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         RETURNING id, created_at`,
       [
         input.name,
         input.email,
@@ -60,7 +58,6 @@ export async function storeCustomRequest(
         [id, file.fileName, file.contentType, file.size, file.data],
       );
     }
-    await client.query("COMMIT");
     return {
       id,
       createdAt,
@@ -72,10 +69,5 @@ export async function storeCustomRequest(
       message: input.message,
       attachments: files.map(({ fileName, contentType, size }) => ({ fileName, contentType, size })),
     };
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
