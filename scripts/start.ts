@@ -85,6 +85,9 @@ server.stdout.on("data", (chunk: Buffer) => {
   }
 });
 
+// `npm start` runs this script as `node --import tsx`, not through the tsx CLI: the CLI relays a
+// signal and SIGKILLs the script when it does not acknowledge within 30 ms, which would leave Next
+// running without anyone to stop it.
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {

@@ -34,7 +34,8 @@ async function start(): Promise<{ server: ChildProcess; output: () => string }> 
   ]) {
     delete env[name];
   }
-  const server = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/start.ts"], { env });
+  // As `npm start` runs it: one process, so a signal reaches the script itself.
+  const server = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env });
   let log = "";
   server.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));
   server.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
