@@ -35,8 +35,8 @@ export function xlsxStream(
   // The header row stays in view while scrolling, and filters on every column.
   const sheet = workbook.addWorksheet("Leads", {
     views: [{ state: "frozen", xSplit: 0, ySplit: 1 }],
-    autoFilter: { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } },
   });
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
 
   void (async () => {
     try {

@@ -78,12 +78,22 @@ export function CategoryCard({
             <span className="text-2xl font-bold">{`$${pkg.price}`}</span>
             <span className="ml-1 text-sm text-muted-foreground">{pkg.name}</span>
           </p>
-          <Button asChild>
-            <Link href={href} onClick={() => rememberChoice(category, pkg)} aria-label={`Buy Now: ${title}`}>
-              Buy Now
-              <ArrowRightIcon aria-hidden="true" />
-            </Link>
-          </Button>
+          {short ? (
+            <Button disabled variant="secondary" className="h-auto min-h-9 text-right whitespace-normal">
+              Not available in this category
+            </Button>
+          ) : (
+            <Button asChild>
+              <Link
+                href={href}
+                onClick={() => rememberChoice(category, pkg)}
+                aria-label={`Buy Now: ${title}`}
+              >
+                Buy Now
+                <ArrowRightIcon aria-hidden="true" />
+              </Link>
+            </Button>
+          )}
         </div>
       </div>
     </li>
