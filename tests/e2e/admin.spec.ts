@@ -216,7 +216,7 @@ test("requests tab: text-only rendering, status changes, attachments and export"
   const attachment = page.waitForEvent("download");
   await details.getByRole("button", { name: "Download brief.csv" }).click();
   expect((await attachment).suggestedFilename()).toBe("brief.csv");
-  await page.keyboard.press("Escape");
+  await details.getByRole("button", { name: "Close" }).click();
   await expect(details).toBeHidden();
 
   const exported = page.waitForEvent("download");
