@@ -15,6 +15,8 @@ async function expectInside(element: Locator, container: Locator) {
   const outer = (await container.boundingBox())!;
   expect(inner.x).toBeGreaterThanOrEqual(outer.x);
   expect(inner.x + inner.width).toBeLessThanOrEqual(outer.x + outer.width);
+  // Its own text is not cut either.
+  expect(await element.evaluate((node) => node.scrollWidth <= node.clientWidth)).toBe(true);
 }
 
 for (const viewport of [
