@@ -37,7 +37,14 @@ function useHorizontalOverflow(ref: React.RefObject<HTMLElement | null>): Overfl
  * A table that scrolls sideways inside its own box when it is wider than it, never the page. Faded
  * edges and a hint show that more columns are out of view.
  */
-function Table({ className, ...props }: React.ComponentProps<"table">) {
+function Table({
+  className,
+  hintClassName,
+  ...props
+}: React.ComponentProps<"table"> & {
+  /** Classes for the "scroll sideways" hint, e.g. to line it up with padded cells. */
+  hintClassName?: string;
+}) {
   const scroller = React.useRef<HTMLDivElement>(null);
   const overflow = useHorizontalOverflow(scroller);
   const scrollable = overflow.start || overflow.end;
@@ -67,7 +74,7 @@ function Table({ className, ...props }: React.ComponentProps<"table">) {
       {scrollable && (
         <p
           data-slot="table-scroll-hint"
-          className="mt-2 flex items-center gap-1.5 text-xs text-muted-foreground"
+          className={cn("mt-2 flex items-center gap-1.5 text-xs text-muted-foreground", hintClassName)}
         >
           <MoveHorizontalIcon className="size-3.5" aria-hidden="true" />
           Scroll sideways to see every column
