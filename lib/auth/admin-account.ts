@@ -4,7 +4,7 @@ import type { Pool } from "pg";
 import { hashPassword } from "./password";
 import { changePasswordSchema } from "../schemas/admin";
 
-export const RESET_COMMAND = "npm run admin:reset-password";
+const RESET_COMMAND = "npm run admin:reset-password";
 
 /**
  * What `npm start` prints about signing in. A generated password is shown only by the start that
