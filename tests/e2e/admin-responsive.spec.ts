@@ -14,6 +14,12 @@ test.beforeAll(async () => {
      VALUES ($1, $2, 'saas', 'ceo', 'linkedin, facebook', $3) RETURNING id`,
     [`Morgan Responsive ${RUN}`, `morgan.responsive-${RUN}@northwind-industries.example.com`, MESSAGE],
   );
+  await e2eDb().query(
+    `INSERT INTO orders (category_id, lead_title, package_type, lead_count, amount, status,
+       provider_payment_id, paid_at)
+     SELECT id, title, 'standard', 10000, 110, 'finished', $1, now() FROM categories WHERE title = 'Marketing'`,
+    [`np-${RUN}`],
+  );
   for (const name of FILES) {
     await e2eDb().query(
       `INSERT INTO attachments (request_id, file_name, content_type, size, data) VALUES ($1, $2, 'application/pdf', 9, $3)`,
@@ -166,8 +172,13 @@ test.describe("at 375x812", () => {
       .getByRole("button", { name: /^Sales/ })
       .click();
     await expect(page.getByRole("heading", { level: 1, name: "Sales Transactions" })).toBeVisible();
-    await expect(page.locator("tbody tr").first()).toBeVisible();
-    const amount = page.locator("tbody tr").first().locator("td").nth(5);
+    // The amount is shown whole, not cut to "$110.".
+    const amount = page
+      .getByRole("row")
+      .filter({ hasText: `np-${RUN}` })
+      .locator("td")
+      .nth(5);
+    await expect(amount).toHaveText("$110.00");
     expect(await amount.evaluate((node) => node.scrollWidth <= node.clientWidth)).toBe(true);
     await expectEveryTabFits(page, 375);
   });
