@@ -1,6 +1,8 @@
+import { SearchXIcon } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { LogoMark } from "@/components/site/logo";
+import { connection } from "next/server";
+import { SiteChrome } from "@/components/site/site-chrome";
 import { Button } from "@/components/ui/button";
 
 export const metadata: Metadata = {
@@ -8,19 +10,21 @@ export const metadata: Metadata = {
   robots: { index: false },
 };
 
-// Shown for every unknown path (public and admin), so it carries no site header or footer.
-export default function NotFound() {
+// Shown for every unknown path (public and admin) inside the public header and footer, so a lost
+// visitor can navigate on.
+export default async function NotFound() {
+  // Rendered per request like the other public pages: the footer's year must never be stale.
+  await connection();
   return (
-    <main className="flex min-h-dvh items-center justify-center bg-muted/40 px-4">
-      <div className="w-full max-w-md rounded-2xl border bg-card p-8 text-center shadow-sm">
-        <LogoMark className="mx-auto size-10" />
-        <p className="mt-6 text-5xl font-extrabold text-primary">404</p>
-        <h1 className="mt-3 text-2xl font-bold">404 Page Not Found</h1>
+    <SiteChrome>
+      <div className="mx-auto flex max-w-xl flex-col items-center px-4 py-24 text-center">
+        <SearchXIcon className="size-12 text-muted-foreground" aria-hidden="true" />
+        <h1 className="mt-5 text-3xl font-bold">404 Page Not Found</h1>
         <p className="mt-3 text-muted-foreground">Did you forget to add the page to the router?</p>
         <Button asChild className="mt-8">
           <Link href="/">Return to Home</Link>
         </Button>
       </div>
-    </main>
+    </SiteChrome>
   );
 }

@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Pool } from "pg";
+import { adminEmail, adminLoginBanner } from "../lib/auth/admin-account";
 import { ensureAdmin } from "../lib/auth/password";
 import { migrate } from "../lib/migrate";
 import { seedDemoData } from "../prisma/demo-data";
@@ -15,7 +16,9 @@ const started = Date.now();
 const port = Number(process.env.PORT || 3000);
 const embedded = !process.env.DATABASE_URL;
 let database: EmbeddedDatabase | undefined;
-let adminPasswordNote = "";
+// Set when this start generated the first admin password; shown only if it created the account.
+let generatedPassword: string | undefined;
+let adminBanner = "";
 
 if (embedded) {
   const secrets = await loadSecrets();
@@ -26,7 +29,7 @@ if (embedded) {
   if (!process.env.ADMIN_EMAIL) {
     process.env.ADMIN_EMAIL = "admin@example.com";
     process.env.ADMIN_PASSWORD = secrets.adminPassword;
-    adminPasswordNote = `admin@example.com / ${secrets.adminPassword} (first-start password; change it in Settings)`;
+    generatedPassword = secrets.adminPassword;
   }
 } else if (!process.env.APP_SECRET && process.env.NODE_ENV !== "development") {
   console.error("APP_SECRET is required (at least 32 characters). Generate one with: openssl rand -hex 32");
@@ -44,14 +47,18 @@ try {
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
   const pool = new Pool({ connectionString: url });
   const { ADMIN_EMAIL, ADMIN_PASSWORD } = process.env;
+  let created = false;
   if (ADMIN_EMAIL && ADMIN_PASSWORD) {
-    if (await ensureAdmin(pool, ADMIN_EMAIL, ADMIN_PASSWORD))
-      console.log(`Created admin account ${ADMIN_EMAIL}`);
+    created = await ensureAdmin(pool, ADMIN_EMAIL, ADMIN_PASSWORD);
+    if (created) console.log(`Created admin account ${ADMIN_EMAIL}`);
   } else {
     const { rowCount } = await pool.query("SELECT 1 FROM admins LIMIT 1");
     if (!rowCount)
       console.warn("No admin account exists: set ADMIN_EMAIL and ADMIN_PASSWORD and start again.");
   }
+  const email = await adminEmail(pool);
+  if (email)
+    adminBanner = adminLoginBanner({ email, generatedPassword: created ? generatedPassword : undefined });
   const seededMarker = path.join(DATA_DIR, "seeded");
   if (embedded && !existsSync(seededMarker)) {
     const result = await seedDemoData(pool);
@@ -81,7 +88,7 @@ server.stdout.on("data", (chunk: Buffer) => {
     console.log(
       `\nLeadMarket is running at ${process.env.PUBLIC_BASE_URL || `http://localhost:${port}`} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
     );
-    if (adminPasswordNote) console.log(`Admin login at /admin/login: ${adminPasswordNote}`);
+    if (adminBanner) console.log(adminBanner);
   }
 });
 

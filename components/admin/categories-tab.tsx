@@ -26,14 +26,14 @@ export function CategoriesTab() {
         </Button>
       </div>
       {categories.isLoading && (
-        <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
           {Array.from({ length: 6 }, (_, index) => (
             <Skeleton key={index} className="h-40" />
           ))}
         </div>
       )}
       {categories.data?.length === 0 && <p className="text-muted-foreground">No categories yet</p>}
-      <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+      <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
         {categories.data?.map((category) => (
           <li key={category._id}>
             <Card className="h-full" data-category-id={category._id}>

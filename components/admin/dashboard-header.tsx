@@ -1,6 +1,6 @@
 "use client";
 
-import { Bell, RefreshCw } from "lucide-react";
+import { Bell, Menu, RefreshCw } from "lucide-react";
 import { useIsFetching } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
@@ -9,16 +9,32 @@ export function DashboardHeader({
   title,
   pendingRequests,
   email,
+  menuOpen,
+  onMenu,
 }: {
   title: string;
   pendingRequests: number;
   email?: string;
+  menuOpen: boolean;
+  /** Opens the sidebar drawer (below 768px, where the sidebar is hidden). */
+  onMenu: () => void;
 }) {
   // The spec's refresh button does nothing on click; it only shows that data is loading.
   const loading = useIsFetching({ queryKey: ["admin"] }) > 0;
   return (
-    <header className="sticky top-0 z-10 flex h-16 items-center gap-4 border-b bg-background px-6">
-      <h1 className="flex-1 truncate text-xl font-semibold">{title}</h1>
+    <header className="sticky top-0 z-10 flex h-16 items-center gap-2 border-b bg-background px-3 sm:gap-4 md:px-6">
+      <Button
+        variant="ghost"
+        size="icon"
+        className="md:hidden"
+        aria-label="Open menu"
+        aria-expanded={menuOpen}
+        aria-haspopup="dialog"
+        onClick={onMenu}
+      >
+        <Menu />
+      </Button>
+      <h1 className="min-w-0 flex-1 truncate text-lg font-semibold sm:text-xl">{title}</h1>
       <Button variant="ghost" size="icon" aria-label="Refresh" data-loading={loading || undefined}>
         <RefreshCw className={cn(loading && "animate-spin")} />
       </Button>
@@ -35,7 +51,7 @@ export function DashboardHeader({
           </span>
         )}
       </div>
-      <div className="flex items-center gap-3 border-l pl-4">
+      <div className="flex items-center gap-3 border-l pl-2 sm:pl-4">
         <span
           aria-hidden="true"
           className="flex size-9 items-center justify-center rounded-full bg-primary font-semibold text-primary-foreground"

@@ -9,7 +9,7 @@ import { OverviewTab } from "@/components/admin/overview-tab";
 import { RequestsTab } from "@/components/admin/requests-tab";
 import { SalesTab } from "@/components/admin/sales-tab";
 import { SettingsTab } from "@/components/admin/settings-tab";
-import { Sidebar } from "@/components/admin/sidebar";
+import { Sidebar, SidebarDrawer } from "@/components/admin/sidebar";
 import { isTab, TAB_TITLES, type Tab } from "@/components/admin/tabs";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
@@ -71,6 +71,7 @@ export function DashboardShell() {
 function Dashboard({ tab, onSelect }: { tab: string; onSelect: (tab: Tab) => void }) {
   const router = useRouter();
   const queryClient = useQueryClient();
+  const [menuOpen, setMenuOpen] = useState(false);
   const settings = useAdminSettings();
   const autoRefresh = settings.data?.autoRefreshDashboard ? AUTO_REFRESH_MS : false;
   const stats = useAdminStats({ refetchInterval: autoRefresh });
@@ -84,23 +85,27 @@ function Dashboard({ tab, onSelect }: { tab: string; onSelect: (tab: Tab) => voi
   };
 
   const title = isTab(tab) ? TAB_TITLES[tab] : "Select a tab to view data";
+  const sidebar = {
+    active: tab,
+    onSelect,
+    onLogout: logout,
+    salesCount: stats.data?.totalSales,
+    categoriesCount: categories.data?.length,
+    pendingRequests: stats.data?.pendingRequests,
+  };
   return (
     <div className="flex min-h-dvh bg-muted/30">
-      <Sidebar
-        active={tab}
-        onSelect={onSelect}
-        onLogout={logout}
-        salesCount={stats.data?.totalSales}
-        categoriesCount={categories.data?.length}
-        pendingRequests={stats.data?.pendingRequests}
-      />
+      <Sidebar {...sidebar} />
+      <SidebarDrawer {...sidebar} open={menuOpen} onOpenChange={setMenuOpen} />
       <div className="flex min-w-0 flex-1 flex-col">
         <DashboardHeader
           title={title}
           pendingRequests={stats.data?.pendingRequests ?? 0}
           email={settings.data?.email}
+          menuOpen={menuOpen}
+          onMenu={() => setMenuOpen(true)}
         />
-        <main className="flex-1 p-6">
+        <main className="min-w-0 flex-1 p-4 md:p-6">
           {tab === "dashboard" && <OverviewTab onSelect={onSelect} autoRefresh={autoRefresh} />}
           {tab === "sales" && <SalesTab autoRefresh={autoRefresh} />}
           {tab === "categories" && <CategoriesTab />}

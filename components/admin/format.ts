@@ -1,4 +1,6 @@
 // Display helpers shared by the admin screens (client-only rendering, en-US).
+import { INDUSTRIES, PLATFORMS, ROLES } from "@/lib/schemas/custom-request";
+
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 const integer = new Intl.NumberFormat("en-US");
 
@@ -33,3 +35,32 @@ export const REQUEST_STATUS_LABELS: Record<string, string> = {
   in_progress: "In Progress",
   completed: "Completed",
 };
+
+type Option = { value: string; label: string };
+
+function labelFrom(options: readonly Option[], value: string): string {
+  const key = value.trim().toLowerCase();
+  return options.find((option) => option.value === key || option.label.toLowerCase() === key)?.label ?? value;
+}
+
+/** The form's label for a stored industry ("saas" -> "SaaS"); unknown values are shown as stored. */
+export const industryLabel = (value: string) => labelFrom(INDUSTRIES, value);
+
+/** The form's label for a stored role ("ceo" -> "CEO / Founder"). */
+export const roleLabel = (value: string) => labelFrom(ROLES, value);
+
+/** The stored platform list ("linkedin, slack") with the form's labels ("LinkedIn, Slack"). */
+export function platformLabels(value: string): string {
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item) => labelFrom(PLATFORMS, item))
+    .join(", ");
+}
+
+export function formatTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString("en-US", { hour: "2-digit", minute: "2-digit" });
+}
+
+export const formatKilobytes = (size: number) => `${(size / 1024).toFixed(1)} KB`;

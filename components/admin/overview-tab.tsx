@@ -13,7 +13,14 @@ import {
   Users,
 } from "lucide-react";
 import type { ComponentType, ReactNode } from "react";
-import { formatCount, formatDate, formatUsd, packageLabel } from "@/components/admin/format";
+import {
+  formatCount,
+  formatDate,
+  formatUsd,
+  industryLabel,
+  packageLabel,
+  platformLabels,
+} from "@/components/admin/format";
 import { RevenueChart } from "@/components/admin/revenue-chart";
 import { RequestStatusBadge, SaleStatusBadge } from "@/components/admin/status-badge";
 import type { Tab } from "@/components/admin/tabs";
@@ -107,7 +114,7 @@ export function OverviewTab({
 
   if (!s) {
     return (
-      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-4">
         {Array.from({ length: 4 }, (_, index) => (
           <Skeleton key={index} className="h-32" />
         ))}
@@ -116,7 +123,7 @@ export function OverviewTab({
   }
   return (
     <div className="space-y-6">
-      <section className="grid gap-4 md:grid-cols-2 xl:grid-cols-4" aria-label="Key figures">
+      <section className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-4" aria-label="Key figures">
         <StatCard
           title="Total Revenue"
           value={formatUsd(s.totalRevenue)}
@@ -143,7 +150,7 @@ export function OverviewTab({
         />
       </section>
 
-      <section className="grid gap-4 md:grid-cols-2 xl:grid-cols-4" aria-label="Insights">
+      <section className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-4" aria-label="Insights">
         {insights(s).map((insight) => (
           <StatCard key={insight.title} {...insight} />
         ))}
@@ -160,7 +167,7 @@ export function OverviewTab({
         </CardContent>
       </Card>
 
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         <Card>
           <CardHeader className="flex flex-row items-center justify-between">
             <CardTitle asChild>
@@ -217,7 +224,8 @@ export function OverviewTab({
                     <div className="min-w-0">
                       <div className="truncate font-medium">{request.name}</div>
                       <div className="truncate text-xs text-muted-foreground">
-                        {request.industry} · {request.platform} · {formatDate(request.createdAt)}
+                        {industryLabel(request.industry)} · {platformLabels(request.platform)} ·{" "}
+                        {formatDate(request.createdAt)}
                       </div>
                     </div>
                     <RequestStatusBadge status={request.status} />

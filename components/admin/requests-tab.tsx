@@ -2,8 +2,17 @@
 
 import { Download, Paperclip } from "lucide-react";
 import { useState } from "react";
-import { formatCount, formatDateTime } from "@/components/admin/format";
+import {
+  formatCount,
+  formatDate,
+  formatTime,
+  industryLabel,
+  platformLabels,
+  REQUEST_STATUS_LABELS,
+} from "@/components/admin/format";
 import { Pager } from "@/components/admin/pager";
+import { RequestDetailsDialog } from "@/components/admin/request-details-dialog";
+import { RequestStatusActions, type SettableStatus } from "@/components/admin/request-status-actions";
 import { TableStateRows } from "@/components/admin/table-state-rows";
 import { RequestStatusBadge } from "@/components/admin/status-badge";
 import { Button } from "@/components/ui/button";
@@ -17,23 +26,24 @@ import type { RequestDto } from "@/lib/schemas/admin";
 
 const PAGE_SIZE = 50;
 
-function kb(size: number): string {
-  return `${(size / 1024).toFixed(1)} KB`;
-}
-
 // Everything a visitor wrote is rendered as text by React, never as HTML.
 export function RequestsTab({ autoRefresh }: { autoRefresh: number | false }) {
   const [page, setPage] = useState(1);
   const [exporting, setExporting] = useState(false);
+  // The id only: the dialog shows the request as the latest list has it (status changes included).
+  const [openId, setOpenId] = useState<string | null>(null);
   const requests = useAdminRequests(page, PAGE_SIZE, { refetchInterval: autoRefresh });
   const update = useUpdateRequestStatus();
 
-  const setStatus = (request: RequestDto, status: "in_progress" | "completed") =>
+  const setStatus = (request: RequestDto, status: SettableStatus) =>
     update.mutate(
       { id: request._id, status },
       {
         onSuccess: () =>
-          toast({ title: "Status updated", description: `Request status has been updated to ${status}` }),
+          toast({
+            title: "Status updated",
+            description: `Request status has been updated to ${REQUEST_STATUS_LABELS[status]}`,
+          }),
         onError: () =>
           toast({
             title: "Update failed",
@@ -62,9 +72,10 @@ export function RequestsTab({ autoRefresh }: { autoRefresh: number | false }) {
   };
 
   const busyId = update.isPending ? update.variables?.id : undefined;
+  const opened = requests.data?.items.find((request) => request._id === openId);
   return (
     <Card>
-      <CardHeader className="flex flex-row items-center justify-between">
+      <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
         <CardTitle asChild>
           <h2>All Requests{requests.data ? ` (${formatCount(requests.data.total)})` : ""}</h2>
         </CardTitle>
@@ -73,7 +84,7 @@ export function RequestsTab({ autoRefresh }: { autoRefresh: number | false }) {
           Export
         </Button>
       </CardHeader>
-      <CardContent>
+      <CardContent className="px-3 md:px-4">
         <Table>
           <TableHeader>
             <TableRow>
@@ -90,67 +101,58 @@ export function RequestsTab({ autoRefresh }: { autoRefresh: number | false }) {
           <TableBody>
             {requests.data?.items.map((request) => (
               <TableRow key={request._id} data-request-id={request._id}>
-                <TableCell className="whitespace-nowrap">{formatDateTime(request.createdAt)}</TableCell>
-                <TableCell className="max-w-40 truncate" title={request.name}>
+                <TableCell className="leading-tight">
+                  <div>{formatDate(request.createdAt)}</div>
+                  <div className="text-xs text-muted-foreground">{formatTime(request.createdAt)}</div>
+                </TableCell>
+                <TableCell className="max-w-32 truncate" title={request.name}>
                   {request.name}
                 </TableCell>
-                <TableCell>
+                <TableCell className="max-w-44 truncate">
                   <a
                     className="text-primary underline-offset-4 hover:underline"
                     href={`mailto:${request.email}`}
+                    title={request.email}
                   >
                     {request.email}
                   </a>
                 </TableCell>
-                <TableCell>{request.industry}</TableCell>
-                <TableCell>{request.platform}</TableCell>
-                <TableCell className="max-w-72 whitespace-normal">
-                  <p className="line-clamp-3 break-words" title={request.message}>
+                <TableCell>{industryLabel(request.industry)}</TableCell>
+                <TableCell className="max-w-28 min-w-20 whitespace-normal">
+                  {platformLabels(request.platform)}
+                </TableCell>
+                <TableCell className="max-w-48 min-w-32 whitespace-normal">
+                  <p className="line-clamp-2 break-words" title={request.message}>
                     {request.message || <span className="text-muted-foreground">No message</span>}
                   </p>
                   {request.attachments.length > 0 && (
-                    <ul className="mt-1 space-y-0.5">
-                      {request.attachments.map((file) => (
-                        <li key={file._id}>
-                          <button
-                            type="button"
-                            className="inline-flex max-w-full items-center gap-1 text-xs text-primary hover:underline"
-                            onClick={() =>
-                              download(
-                                `/api/admin/requests/${request._id}/attachments/${file._id}`,
-                                file.fileName,
-                              )
-                            }
-                          >
-                            <Paperclip className="size-3 shrink-0" />
-                            <span className="truncate">{file.fileName}</span>
-                            <span className="text-muted-foreground">({kb(file.size)})</span>
-                          </button>
-                        </li>
-                      ))}
-                    </ul>
+                    <p className="mt-1 flex items-center gap-1 text-xs text-muted-foreground">
+                      <Paperclip className="size-3 shrink-0" aria-hidden="true" />
+                      {request.attachments.length === 1
+                        ? "1 attachment"
+                        : `${request.attachments.length} attachments`}
+                    </p>
                   )}
                 </TableCell>
                 <TableCell>
                   <RequestStatusBadge status={request.status} />
                 </TableCell>
                 <TableCell>
-                  <div className="flex gap-2">
+                  <div className="flex flex-col items-stretch gap-1.5">
                     <Button
                       size="sm"
-                      variant="outline"
-                      disabled={request.status === "in_progress" || busyId === request._id}
-                      onClick={() => setStatus(request, "in_progress")}
+                      variant="secondary"
+                      aria-label={`Details of the request from ${request.name}`}
+                      onClick={() => setOpenId(request._id)}
                     >
-                      In Progress
+                      Details
                     </Button>
-                    <Button
-                      size="sm"
-                      disabled={request.status === "completed" || busyId === request._id}
-                      onClick={() => setStatus(request, "completed")}
-                    >
-                      Complete
-                    </Button>
+                    <RequestStatusActions
+                      request={request}
+                      busy={busyId === request._id}
+                      onSet={setStatus}
+                      className="flex-col items-stretch gap-1.5"
+                    />
                   </div>
                 </TableCell>
               </TableRow>
@@ -168,6 +170,13 @@ export function RequestsTab({ autoRefresh }: { autoRefresh: number | false }) {
           <Pager page={page} pageSize={PAGE_SIZE} total={requests.data.total} onPage={setPage} />
         )}
       </CardContent>
+      <RequestDetailsDialog
+        request={opened}
+        busy={opened !== undefined && busyId === opened._id}
+        onClose={() => setOpenId(null)}
+        onSetStatus={setStatus}
+        onDownload={download}
+      />
     </Card>
   );
 }

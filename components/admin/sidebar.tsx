@@ -4,6 +4,7 @@ import { FolderOpen, LayoutDashboard, LogOut, MessageSquare, Settings, ShoppingC
 import type { ComponentType } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { Sheet, SheetContent, SheetTitle } from "@/components/ui/sheet";
 import type { Tab } from "@/components/admin/tabs";
 import { cn } from "@/lib/utils";
 
@@ -17,14 +18,16 @@ const ITEMS: Item[] = [
   { tab: "settings", label: "Settings", icon: Settings },
 ];
 
-export function Sidebar(props: {
+type SidebarProps = {
   active: string;
   onSelect: (tab: Tab) => void;
   onLogout: () => void;
   salesCount?: number;
   categoriesCount?: number;
   pendingRequests?: number;
-}) {
+};
+
+function SidebarNav(props: SidebarProps) {
   const badge = (tab: Tab) => {
     if (tab === "sales" && props.salesCount !== undefined) {
       return (
@@ -50,11 +53,7 @@ export function Sidebar(props: {
     return null;
   };
   return (
-    <aside
-      className="sticky top-0 flex h-dvh w-64 shrink-0 flex-col border-r bg-background"
-      aria-label="Admin"
-    >
-      <div className="flex h-16 items-center border-b px-6 text-lg font-bold">LeadMarket Admin</div>
+    <>
       <nav className="flex-1 space-y-1 p-3">
         {ITEMS.map(({ tab, label, icon: Icon }) => (
           <button
@@ -79,6 +78,43 @@ export function Sidebar(props: {
           Logout
         </Button>
       </div>
+    </>
+  );
+}
+
+/** The spec's 16rem sidebar, from 768px up. */
+export function Sidebar(props: SidebarProps) {
+  return (
+    <aside
+      className="sticky top-0 hidden h-dvh w-64 shrink-0 flex-col border-r bg-background md:flex"
+      aria-label="Admin"
+    >
+      <div className="flex h-16 items-center border-b px-6 text-lg font-bold">LeadMarket Admin</div>
+      <SidebarNav {...props} />
     </aside>
+  );
+}
+
+/** Below 768px the same sidebar is a drawer, opened from the header's menu button. */
+export function SidebarDrawer({
+  open,
+  onOpenChange,
+  ...props
+}: SidebarProps & { open: boolean; onOpenChange: (open: boolean) => void }) {
+  return (
+    <Sheet open={open} onOpenChange={onOpenChange}>
+      <SheetContent aria-label="Admin" aria-describedby={undefined} closeLabel="Close menu">
+        <SheetTitle className="flex h-16 shrink-0 items-center border-b px-6 text-lg font-bold">
+          LeadMarket Admin
+        </SheetTitle>
+        <SidebarNav
+          {...props}
+          onSelect={(tab) => {
+            onOpenChange(false);
+            props.onSelect(tab);
+          }}
+        />
+      </SheetContent>
+    </Sheet>
   );
 }

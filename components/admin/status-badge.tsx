@@ -3,13 +3,25 @@ import { isConfirmed, REQUEST_STATUS_LABELS } from "@/components/admin/format";
 
 export function SaleStatusBadge({ status }: { status: string }) {
   return isConfirmed(status) ? (
-    <Badge variant="success">confirmed</Badge>
+    <Badge variant="success">Confirmed</Badge>
   ) : (
-    <Badge variant="warning">{status || "pending"}</Badge>
+    <Badge variant="warning">{statusLabel(status || "pending")}</Badge>
+  );
+}
+
+/** Sales and requests badges share one capitalisation: "Pending", "In Progress", "Partially Paid". */
+function statusLabel(status: string): string {
+  return (
+    REQUEST_STATUS_LABELS[status] ??
+    status
+      .split(/[_\s]+/)
+      .filter(Boolean)
+      .map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
+      .join(" ")
   );
 }
 
 export function RequestStatusBadge({ status }: { status: string }) {
   const variant = status === "completed" ? "success" : status === "in_progress" ? "default" : "warning";
-  return <Badge variant={variant}>{REQUEST_STATUS_LABELS[status] ?? status}</Badge>;
+  return <Badge variant={variant}>{statusLabel(status)}</Badge>;
 }

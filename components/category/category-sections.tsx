@@ -17,7 +17,18 @@ function Block({ id, title, children }: { id: string; title: string; children: R
   );
 }
 
-export function CategorySections({ title, count, pkg }: { title: string; count: number; pkg: LeadPackage }) {
+/** The category page's sections; `sample` (the Lead Sample Preview) comes right before the FAQ. */
+export function CategorySections({
+  title,
+  count,
+  pkg,
+  sample,
+}: {
+  title: string;
+  count: number;
+  pkg: LeadPackage;
+  sample: React.ReactNode;
+}) {
   return (
     <>
       <Block id="about-title" title="About">
@@ -89,6 +100,8 @@ export function CategorySections({ title, count, pkg }: { title: string; count: 
           </p>
         </div>
       </section>
+
+      {sample}
 
       <Block id="category-faq-title" title="FAQ">
         <Accordion type="single" collapsible className="rounded-xl border bg-card px-5">

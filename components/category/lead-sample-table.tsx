@@ -1,13 +1,5 @@
 import { Badge } from "@/components/ui/badge";
-import {
-  Table,
-  TableBody,
-  TableCaption,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 
 export type SampleRow = { name: string; title: string; company: string; location: string };
 
@@ -43,11 +35,7 @@ export function LeadSampleTable({ rows }: { rows: SampleRow[] }) {
         <Badge variant="secondary">Representative data</Badge>
       </div>
       <div className="mt-4 rounded-xl border bg-card">
-        <Table>
-          <TableCaption className="px-4 pb-4 text-left">
-            Representative data: names are shortened, and emails, phone numbers and profile links are included
-            only in the purchased file.
-          </TableCaption>
+        <Table aria-describedby="sample-note" hintClassName="px-4">
           <TableHeader>
             <TableRow>
               <TableHead className="px-4">Name</TableHead>
@@ -67,6 +55,11 @@ export function LeadSampleTable({ rows }: { rows: SampleRow[] }) {
             ))}
           </TableBody>
         </Table>
+        {/* After the table, not its caption: it wraps to the box instead of the scrolled table. */}
+        <p id="sample-note" className="px-4 py-4 text-sm text-muted-foreground">
+          Representative data: names are shortened, and emails, phone numbers and profile links are included
+          only in the purchased file.
+        </p>
       </div>
     </section>
   );

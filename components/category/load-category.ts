@@ -1,6 +1,7 @@
 import "server-only";
 import { cache } from "react";
-import { findCategory } from "@/lib/leads/categories";
+import { categoryImage } from "@/components/site/category-images";
+import { categoryPosition, findCategory } from "@/lib/leads/categories";
 import { uuidParams } from "@/lib/schemas/common";
 
 /**
@@ -10,3 +11,6 @@ import { uuidParams } from "@/lib/schemas/common";
 export const loadCategory = cache(async (id: string) =>
   uuidParams.safeParse({ id }).success ? findCategory(id) : null,
 );
+
+/** The category's image: the one its card shows on the home page. */
+export const loadCategoryImage = cache(async (id: string) => categoryImage(await categoryPosition(id)));

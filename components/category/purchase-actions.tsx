@@ -292,7 +292,7 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
         aria-busy={createPayment.isPending}
       >
         {createPayment.isPending && <Spinner size="sm" />}
-        Buy Now
+        {unavailable ? "Not available in this category" : "Buy Now"}
       </Button>
       {createError && (
         <p className="text-sm text-destructive" role="alert">

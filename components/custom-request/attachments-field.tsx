@@ -5,7 +5,8 @@ import { FileTextIcon, UploadCloudIcon, XIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/use-toast";
 import { cn } from "@/lib/utils";
-import { ACCEPTED_EXTENSIONS, hasAcceptedExtension, MAX_FILES } from "@/lib/schemas/custom-request";
+import { refusalMessage, screenFiles } from "@/components/custom-request/screen-files";
+import { ACCEPTED_EXTENSIONS, MAX_FILES } from "@/lib/schemas/custom-request";
 
 const ACCEPT = ACCEPTED_EXTENSIONS.map((extension) => `.${extension}`).join(",");
 
@@ -28,24 +29,23 @@ export function AttachmentsField({ files, onChange }: AttachmentsFieldProps) {
   const hintId = useId();
 
   // Spec: dropped files are type-checked here; picked files are not (the server checks all).
+  // Both refuse files over 10 MB and beyond the fifth before anything is sent.
+  const add = (incoming: File[], checkType: boolean) => {
+    if (incoming.length === 0) return;
+    const screened = screenFiles(files.length, incoming, checkType);
+    if (screened.accepted.length > 0) {
+      onChange([...files, ...screened.accepted]);
+      announceAdded(screened.accepted.length);
+    }
+    // Shown last: with one toast at a time, the refusal must not be hidden by 'Files added'.
+    const refusal = refusalMessage(screened);
+    if (refusal) toast({ ...refusal, variant: "destructive" });
+  };
+
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();
     setDragging(false);
-    const dropped = Array.from(event.dataTransfer.files);
-    if (dropped.length === 0) return;
-    const valid = dropped.filter((file) => hasAcceptedExtension(file.name));
-    if (valid.length > 0) {
-      onChange([...files, ...valid]);
-      announceAdded(valid.length);
-    }
-    // Shown last: with one toast at a time, the refusal must not be hidden by 'Files added'.
-    if (valid.length < dropped.length) {
-      toast({
-        title: "Invalid file format",
-        description: "Please upload only PDF, Word, CSV or Excel files.",
-        variant: "destructive",
-      });
-    }
+    add(Array.from(event.dataTransfer.files), true);
   };
 
   const onDragLeave = (event: DragEvent<HTMLDivElement>) => {
@@ -58,9 +58,7 @@ export function AttachmentsField({ files, onChange }: AttachmentsFieldProps) {
     const picked = Array.from(event.target.files ?? []);
     // Cleared so that choosing the same file again still fires a change.
     event.target.value = "";
-    if (picked.length === 0) return;
-    onChange([...files, ...picked]);
-    announceAdded(picked.length);
+    add(picked, false);
   };
 
   return (

@@ -11,6 +11,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
+import { HttpError } from "@/lib/queries/fetcher";
 import { useSubmitCustomRequest } from "@/lib/queries/use-custom-request";
 import {
   CUSTOM_REQUEST_DEFAULTS,
@@ -54,10 +55,12 @@ export function CustomRequestForm() {
         title: "Request Submitted",
         description: "We've received your custom lead request and will contact you shortly.",
       });
-    } catch {
+    } catch (error) {
+      // A refusal (4xx) names what to fix; network and server failures keep the spec's text.
+      const reason = error instanceof HttpError && error.isClientError ? error.serverReason : undefined;
       toast({
         title: "Submission Error",
-        description: "There was a problem submitting your request. Please try again.",
+        description: reason ?? "There was a problem submitting your request. Please try again.",
         variant: "destructive",
       });
     }

@@ -9,10 +9,3 @@ export function categoryImage(index: number): string {
     ((index % CATEGORY_IMAGES.length) + CATEGORY_IMAGES.length) % CATEGORY_IMAGES.length
   ];
 }
-
-/** A stable image for a category page, where the card's list position is unknown. */
-export function categoryImageFor(id: string): string {
-  let hash = 0;
-  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) | 0;
-  return categoryImage(Math.abs(hash));
-}

@@ -1,24 +1,48 @@
 import "server-only";
 import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { conflict, notFound } from "@/lib/api/errors";
 import { categorySelect, toCategoryDto } from "@/lib/leads/categories";
 import type { CategoryDto } from "@/lib/schemas/category";
 
-export async function createCategory(input: { title: string; description?: string }): Promise<CategoryDto> {
-  const row = await db().category.create({
-    data: { title: input.title, description: input.description ?? "" },
-    select: categorySelect,
+/**
+ * Refuses a title another category already has (ignoring case): buyers tell categories apart by
+ * title. The transaction lock makes two admins' simultaneous saves check one after the other.
+ */
+async function assertTitleFree(
+  tx: Prisma.TransactionClient,
+  title: string,
+  exceptId?: string,
+): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('categories.title'))`;
+  const taken = await tx.category.findFirst({
+    where: { title: { equals: title, mode: "insensitive" }, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { id: true },
   });
-  return toCategoryDto(row);
+  if (taken) throw conflict(`A category named "${title}" already exists. Choose another title.`);
+}
+
+export async function createCategory(input: { title: string; description?: string }): Promise<CategoryDto> {
+  return db().$transaction(async (tx) => {
+    await assertTitleFree(tx, input.title);
+    const row = await tx.category.create({
+      data: { title: input.title, description: input.description ?? "" },
+      select: categorySelect,
+    });
+    return toCategoryDto(row);
+  });
 }
 
 export async function updateCategory(
   id: string,
   input: { title?: string; description?: string },
 ): Promise<CategoryDto> {
-  const exists = await db().category.findUnique({ where: { id }, select: { id: true } });
-  if (!exists) throw notFound("Category not found");
-  return toCategoryDto(await db().category.update({ where: { id }, data: input, select: categorySelect }));
+  return db().$transaction(async (tx) => {
+    const exists = await tx.category.findUnique({ where: { id }, select: { id: true } });
+    if (!exists) throw notFound("Category not found");
+    if (input.title !== undefined) await assertTitleFree(tx, input.title, id);
+    return toCategoryDto(await tx.category.update({ where: { id }, data: input, select: categorySelect }));
+  });
 }
 
 /** Deletes a category and its leads; refused while any sale refers to it (sales are records). */

@@ -10,9 +10,32 @@ export class HttpError extends Error {
 
   /** The server's `message` field when the body is our JSON error shape. */
   get serverMessage(): string | undefined {
+    const message = this.parsedBody()?.message;
+    return typeof message === "string" ? message : undefined;
+  }
+
+  /**
+   * What the server said was wrong, as precisely as it said it: the per-field reasons when it gave
+   * them (e.g. "photo.png: Only PDF, Word, CSV or Excel files are accepted"), else its message.
+   */
+  get serverReason(): string | undefined {
+    const errors = this.parsedBody()?.errors;
+    if (errors && typeof errors === "object") {
+      const reasons = Object.values(errors).filter((value): value is string => typeof value === "string");
+      if (reasons.length) return reasons.join("; ");
+    }
+    return this.serverMessage;
+  }
+
+  /** A refusal of this request (4xx), as opposed to a server failure. */
+  get isClientError(): boolean {
+    return this.status >= 400 && this.status < 500;
+  }
+
+  private parsedBody(): { message?: unknown; errors?: unknown } | undefined {
     try {
-      const parsed = JSON.parse(this.body) as { message?: unknown };
-      return typeof parsed.message === "string" ? parsed.message : undefined;
+      const parsed: unknown = JSON.parse(this.body);
+      return parsed && typeof parsed === "object" ? parsed : undefined;
     } catch {
       return undefined;
     }

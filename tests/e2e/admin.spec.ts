@@ -151,8 +151,8 @@ test("sales tab: table, date sorting and CSV export", async ({ page, adminToken 
   await expect(paid).toContainText("Standard");
   await expect(paid).toContainText("10,000");
   await expect(paid).toContainText("$100.00");
-  await expect(paid).toContainText("confirmed");
-  await expect(page.getByRole("row").filter({ hasText: `inv-${RUN}-waiting` })).toContainText("waiting");
+  await expect(paid).toContainText("Confirmed");
+  await expect(page.getByRole("row").filter({ hasText: `inv-${RUN}-waiting` })).toContainText("Waiting");
 
   await page.getByRole("button", { name: /^Date/ }).click();
   await expect(page.locator("thead th").first()).toHaveAttribute("aria-sort", "ascending");
@@ -191,11 +191,11 @@ test("requests tab: text-only rendering, status changes, attachments and export"
   await expect(row).toContainText("Pending");
 
   await row.getByRole("button", { name: "In Progress" }).click();
-  await expect(toast(page, "Status updated")).toContainText("Request status has been updated to in_progress");
+  await expect(toast(page, "Status updated")).toContainText("Request status has been updated to In Progress");
   await expect(row.getByRole("button", { name: "In Progress" })).toBeDisabled();
   await expect(row.getByRole("button", { name: "Complete" })).toBeEnabled();
   await row.getByRole("button", { name: "Complete" }).click();
-  await expect(toast(page, "Status updated")).toContainText("Request status has been updated to completed");
+  await expect(toast(page, "Status updated")).toContainText("Request status has been updated to Completed");
   await expect(row.getByRole("button", { name: "Complete" })).toBeDisabled();
   await expect(row).toContainText("Completed");
 
@@ -210,9 +210,14 @@ test("requests tab: text-only rendering, status changes, attachments and export"
   await expect(toast(page, "Update failed")).toContainText("Failed to update request status");
   await page.unroute("**/api/admin/requests/*");
 
+  await expect(row).toContainText("1 attachment");
+  await row.getByRole("button", { name: /^Details/ }).click();
+  const details = page.getByRole("dialog");
   const attachment = page.waitForEvent("download");
-  await row.getByRole("button", { name: /brief\.csv/ }).click();
+  await details.getByRole("button", { name: "Download brief.csv" }).click();
   expect((await attachment).suggestedFilename()).toBe("brief.csv");
+  await details.getByRole("button", { name: "Close" }).click();
+  await expect(details).toBeHidden();
 
   const exported = page.waitForEvent("download");
   await page.getByRole("button", { name: "Export", exact: true }).click();

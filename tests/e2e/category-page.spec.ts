@@ -17,16 +17,18 @@ test("the HTML holds the title, price, headings, metadata and Product/Offer data
   expect(html).toContain("Marketing Professionals - USA");
   expect(html).toContain("Standard Package");
   expect(html).toContain("$100");
-  for (const heading of [
+  // The sections in order: the Lead Sample Preview comes before the FAQ.
+  const headings = [...html.matchAll(/<h2[^>]*>([^<]+)<\/h2>/g)].map((match) => match[1]);
+  const sections = [
     "About",
     "What&#x27;s Included",
     "Benefits",
     "How It Works",
     "Guarantee",
     "Lead Sample Preview",
-  ]) {
-    expect(html).toContain(`>${heading}</h2>`);
-  }
+    "FAQ",
+  ];
+  expect(headings.filter((heading) => sections.includes(heading))).toEqual(sections);
   const head = html.slice(0, html.indexOf("</head>"));
   expect(head).toContain("<title>Marketing Professionals - USA: Verified B2B Leads | LeadMarket</title>");
   expect(head).toMatch(/<meta name="description" content="Buy verified Marketing professional leads/);
@@ -162,4 +164,21 @@ test("an unknown category shows 'Category Not Found' with a way home", async ({ 
   await page.getByRole("link", { name: "Return to Home" }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Verified B2B Leads for the USA & UK");
+});
+
+test("the category page shows the image its home page card shows", async ({ page }) => {
+  const all: Category[] = await (await page.request.get("/api/categories")).json();
+  await page.goto("/");
+  const cards = page.getByRole("list", { name: "Lead categories" }).getByRole("listitem");
+  await expect(cards).toHaveCount(all.length);
+  const cardImages = await cards
+    .locator('img[src^="/categories/"]')
+    .evaluateAll((images) => images.map((image) => image.getAttribute("src")));
+  for (const index of [1, all.length - 1]) {
+    await page.goto(`/category/${all[index]._id}`);
+    await expect(page.locator('main img[src^="/categories/"]').first()).toHaveAttribute(
+      "src",
+      cardImages[index]!,
+    );
+  }
 });

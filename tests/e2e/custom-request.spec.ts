@@ -225,16 +225,13 @@ test.describe("custom request form", () => {
     await form.getByLabel("Name").fill("Upload Tester");
     await form.getByLabel("Email").fill(email);
 
-    // The picker does not type-check, the server does: the whole request is refused.
+    // The picker does not type-check, the server does: the whole request is refused, and the
+    // toast says why.
     await form
       .getByTestId("attachments-input")
       .setInputFiles([{ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("plain") }]);
     await form.getByRole("button", { name: "Submit Request" }).click();
-    await expectToast(
-      page,
-      "Submission Error",
-      "There was a problem submitting your request. Please try again.",
-    );
+    await expectToast(page, "Submission Error", "notes.txt: Only PDF, Word, CSV or Excel files are accepted");
     await expect(page.locator('[data-slot="toast"]').first()).toHaveClass(/destructive/);
     // Nothing was reset or stored; the visitor can fix it and send again.
     await expect(form.getByLabel("Email")).toHaveValue(email);
@@ -278,6 +275,64 @@ test.describe("custom request form", () => {
       .toBe(true);
   });
 });
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 375, height: 812 },
+]) {
+  test(`at ${viewport.width}x${viewport.height} the form refuses a sixth file and files over 10 MB, and keeps the generic text for failures`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    const form = await openForm(page);
+    const input = form.getByTestId("attachments-input");
+    const csv = (name: string, bytes = 100) => ({
+      name,
+      mimeType: "text/csv",
+      buffer: Buffer.alloc(bytes, "a"),
+    });
+
+    await input.setInputFiles([csv("big.csv", 10 * 1024 * 1024 + 1), csv("small.csv")]);
+    await expectToast(page, "File too large", "big.csv: Each file must be 10 MB or smaller.");
+    await expect(fileName(form)).toHaveText(["small.csv"]);
+
+    await input.setInputFiles(["2", "3", "4", "5", "6"].map((n) => csv(`list-${n}.csv`)));
+    await expectToast(page, "Too many files", "list-6.csv: At most 5 files can be attached.");
+    await expect(fileName(form)).toHaveCount(5);
+    await drop(form.getByTestId("attachments-drop-area"), [PDF]);
+    await expectToast(page, "Too many files", "brief.pdf: At most 5 files can be attached.");
+    await expect(fileName(form)).toHaveCount(5);
+    const toast = page.locator('[data-slot="toast"]').first();
+    await expect(toast).toBeInViewport();
+    const box = (await toast.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+
+    // Network and server failures keep the spec's title and text.
+    await form.getByLabel("Name").fill("Failure Tester");
+    await form.getByLabel("Email").fill("failure-tester@example.com");
+    await page.route("**/api/custom-request", (route) => route.abort("connectionrefused"));
+    await form.getByRole("button", { name: "Submit Request" }).click();
+    await expectToast(
+      page,
+      "Submission Error",
+      "There was a problem submitting your request. Please try again.",
+    );
+    await page.unroute("**/api/custom-request");
+    await page.route("**/api/custom-request", (route) =>
+      route.fulfill({ status: 500, json: { success: false, message: "Internal server error" } }),
+    );
+    const answered = page.waitForResponse("**/api/custom-request");
+    await form.getByRole("button", { name: "Submit Request" }).click();
+    expect((await answered).status()).toBe(500);
+    await expectToast(
+      page,
+      "Submission Error",
+      "There was a problem submitting your request. Please try again.",
+    );
+    await expect(fileName(form)).toHaveCount(5);
+  });
+}
 
 test.describe("custom request API over HTTP", () => {
   test("the production server streams uploads: an 11 MB file is refused with 413", async ({ request }) => {

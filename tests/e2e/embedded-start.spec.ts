@@ -1,6 +1,6 @@
 // The README's quick start without DATABASE_URL: an embedded PostgreSQL, demo data on the first
-// start only, data kept across restarts.
-import { spawn, type ChildProcess } from "node:child_process";
+// start only, data kept across restarts, the first password shown once, and the reset command.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 
@@ -18,7 +18,8 @@ test.afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function start(): Promise<{ server: ChildProcess; output: () => string }> {
+/** The environment of a fresh checkout: embedded database, nothing configured. */
+function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: port,
@@ -34,8 +35,12 @@ async function start(): Promise<{ server: ChildProcess; output: () => string }> 
   ]) {
     delete env[name];
   }
+  return env;
+}
+
+async function start(): Promise<{ server: ChildProcess; output: () => string }> {
   // As `npm start` runs it: one process, so a signal reaches the script itself.
-  const server = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env });
+  const server = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env: cleanEnv() });
   let log = "";
   server.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));
   server.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
@@ -64,13 +69,36 @@ test("embedded start seeds once, keeps data and stops cleanly", async () => {
   expect(categories.length).toBeGreaterThanOrEqual(8);
   expect(Math.max(...categories.map((category) => category.count))).toBeGreaterThanOrEqual(25_000);
   expect(first.output()).toContain("Seeded");
-  expect(first.output()).toMatch(/Admin login at \/admin\/login: admin@example\.com \/ \S+/);
+  const generated = first.output().match(/Admin login at \/admin\/login: admin@example\.com \/ (\S+)/)?.[1];
+  expect(generated).toBeTruthy();
   await stop(first.server);
+
+  // The admin resets the password from the command line while the store is stopped.
+  const reset = spawnSync(process.execPath, ["--import", "tsx", "scripts/reset-admin-password.ts"], {
+    env: { ...cleanEnv(), ADMIN_PASSWORD: "reset-by-command" },
+    encoding: "utf8",
+  });
+  expect(reset.stdout).toContain(
+    "Password changed for admin@example.com. Every admin session has been signed out.",
+  );
+  expect(reset.status, reset.stderr).toBe(0);
 
   const second = await start();
   const again = (await (await fetch(`${url}/api/categories`)).json()) as { title: string }[];
   expect(again.map((category) => category.title)).toEqual(categories.map((category) => category.title));
   expect(second.output()).not.toContain("Seeded");
+  // Later starts never repeat the first password; they say how to reset it.
+  expect(second.output()).toContain(
+    "Admin login at /admin/login: admin@example.com (forgot the password? Run: npm run admin:reset-password)",
+  );
+  expect(second.output()).not.toContain(generated!);
+  const signIn = (password: string) =>
+    fetch(`${url}/api/admin/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "admin@example.com", password }),
+    });
+  expect((await signIn("reset-by-command")).status).toBe(200);
   await stop(second.server);
   // The last lines may still be in the pipe when the process exits.
   await expect.poll(() => second.output()).toContain("Stopping LeadMarket");

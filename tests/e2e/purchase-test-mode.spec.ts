@@ -45,6 +45,8 @@ test("the test payment page pays like the provider and the leads download", asyn
   popupPromise = page.waitForEvent("popup");
   await page.getByRole("button", { name: "Reopen Payment" }).click();
   popup = await popupPromise;
+  const invoiceUrl = popup.url();
+  await expect(popup).toHaveTitle("Test Payment | LeadMarket");
   const downloadPromise = popup.waitForEvent("download");
   await popup.getByRole("button", { name: /Pay \$10\.00/ }).click();
   await popup.waitForURL(/NP_id=test_/);
@@ -54,4 +56,11 @@ test("the test payment page pays like the provider and the leads download", asyn
   expect(download.suggestedFilename()).toBe(`leads-${npId}.csv`);
   const text = await readFile((await download.path())!, "utf8");
   expect(text.trimEnd().split("\r\n")).toHaveLength(1001);
+
+  // Opened again, the paid invoice says so and offers no second payment.
+  await popup.goto(invoiceUrl);
+  await expect(popup.getByRole("status")).toHaveText("This invoice is already paid.");
+  await expect(popup.getByRole("button", { name: /Pay / })).toHaveCount(0);
+  await expect(popup.getByRole("button", { name: "Cancel" })).toHaveCount(0);
+  await expect(popup.getByRole("button", { name: "Return to the store" })).toBeVisible();
 });

@@ -107,7 +107,8 @@ test("a package larger than the category cannot be bought", async ({ page }) => 
   const software = await categoryByTitle("Software & SaaS");
   await page.goto(`/category/${software._id}?package=premium`);
   await expect(page.getByText(/Not available: Software & SaaS has 12,000 leads/)).toBeVisible();
-  await expect(page.getByRole("button", { name: "Buy Now" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Not available in this category" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Buy Now" })).toHaveCount(0);
 });
 
 test("a provider failure shows the Payment Error toast", async ({ page }) => {

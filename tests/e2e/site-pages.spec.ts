@@ -41,15 +41,33 @@ test("the cookie policy lists every cookie duration", async ({ page }) => {
   await expect(durations).toHaveText(["2 years", "24 hours", "1 minute", "Session", "1 year"]);
 });
 
-test("any other path shows the 404 page, public or under /admin", async ({ page }) => {
-  for (const path of ["/no-such-page", "/admin/no-such-page", "/category"]) {
-    const response = await page.goto(path);
-    expect(response?.status()).toBe(404);
-    await expect(page).toHaveTitle(/404 Page Not Found/);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("404 Page Not Found");
-    await expect(page.getByText("Did you forget to add the page to the router?")).toBeVisible();
+test("any other path shows the 404 page inside the site header and footer, at both sizes", async ({
+  page,
+}) => {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 375, height: 812 },
+  ]) {
+    await page.setViewportSize(viewport);
+    for (const path of ["/no-such-page", "/admin/no-such-page", "/category"]) {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(404);
+      await expect(page).toHaveTitle(/404 Page Not Found/);
+      const main = page.getByRole("main");
+      await expect(main.getByRole("heading", { level: 1 })).toHaveText("404 Page Not Found");
+      await expect(main.getByText("Did you forget to add the page to the router?")).toBeVisible();
+      // No separate "404" line above the title.
+      await expect(main.getByText("404", { exact: true })).toHaveCount(0);
+      await expect(page.getByRole("banner").getByRole("link", { name: "LeadMarket home" })).toBeVisible();
+      await expect(page.getByRole("contentinfo")).toContainText(`© ${new Date().getFullYear()} LeadMarket`);
+      const home = main.getByRole("link", { name: "Return to Home" });
+      await expect(home).toBeInViewport();
+      const box = (await home.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+    }
   }
-  await page.getByRole("link", { name: "Return to Home" }).click();
+  await page.getByRole("main").getByRole("link", { name: "Return to Home" }).click();
   await expect(page).toHaveURL(/\/$/);
 });
 

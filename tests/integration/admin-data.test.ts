@@ -237,6 +237,25 @@ describe("categories", () => {
     });
     expect(bad.status).toBe(400);
 
+    // Titles are unique, whatever their case; a category keeps its own title on save.
+    const duplicate = await callJson(categories.POST, "/x", { token, json: { title: "renamed" } });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body.message).toBe('A category named "renamed" already exists. Choose another title.');
+    const taken = await callJson(category.PATCH, "/x", {
+      token,
+      method: "PATCH",
+      params: { id },
+      json: { title: "SOLD CATEGORY" },
+    });
+    expect(taken.status).toBe(409);
+    const same = await call(category.PATCH, "/x", {
+      token,
+      method: "PATCH",
+      params: { id },
+      json: { title: "Renamed", description: "Still fresh" },
+    });
+    expect(same.status).toBe(200);
+
     const list = await callJson<{ _id: string; count: number }[]>(categories.GET, "/x", { token });
     expect(list.body.map((c) => c._id)).toEqual([categoryId, id]);
     expect(list.body[0].count).toBe(30);

@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { FlaskConical } from "lucide-react";
+import { CircleCheck, FlaskConical } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { findTestInvoice } from "@/lib/payments/test-invoice";
 
 export const dynamic = "force-dynamic";
 
-export const metadata: Metadata = { title: "Test Payment - LeadMarket", robots: { index: false } };
+export const metadata: Metadata = { title: "Test Payment", robots: { index: false } };
 
 // The built-in invoice page of PAYMENTS_TEST_MODE: stands in for the provider's hosted page.
 export default async function TestPaymentPage({ params }: { params: Promise<{ invoiceId: string }> }) {
@@ -46,16 +46,33 @@ export default async function TestPaymentPage({ params }: { params: Promise<{ in
             <dt className="text-muted-foreground">Amount</dt>
             <dd className="font-semibold">{amount}</dd>
           </dl>
-          {invoice.paid && <p className="mt-4 text-sm text-emerald-700">This invoice is already paid.</p>}
+          {invoice.paid && (
+            <p
+              role="status"
+              className="mt-4 flex items-center gap-2 rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm font-medium text-emerald-800"
+            >
+              <CircleCheck className="size-4 shrink-0" aria-hidden />
+              This invoice is already paid.
+            </p>
+          )}
         </CardContent>
         <CardFooter>
           <form method="post" action={`/api/payment/test/${invoice.invoiceId}`} className="flex w-full gap-3">
-            <Button type="submit" name="action" value="cancel" variant="outline" className="flex-1">
-              Cancel
-            </Button>
-            <Button type="submit" name="action" value="pay" className="flex-1">
-              Pay {amount} (test)
-            </Button>
+            {invoice.paid ? (
+              // Paying again changes nothing: this returns to the store the way a payment does.
+              <Button type="submit" name="action" value="pay" className="flex-1">
+                Return to the store
+              </Button>
+            ) : (
+              <>
+                <Button type="submit" name="action" value="cancel" variant="outline" className="flex-1">
+                  Cancel
+                </Button>
+                <Button type="submit" name="action" value="pay" className="flex-1">
+                  Pay {amount} (test)
+                </Button>
+              </>
+            )}
           </form>
         </CardFooter>
       </Card>

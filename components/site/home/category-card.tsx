@@ -73,17 +73,27 @@ export function CategoryCard({
             request custom leads.
           </p>
         ) : null}
-        <div className="mt-auto flex items-end justify-between gap-3 pt-5">
+        <div className="mt-auto flex flex-wrap items-end justify-between gap-3 pt-5">
           <p>
             <span className="text-2xl font-bold">{`$${pkg.price}`}</span>
             <span className="ml-1 text-sm text-muted-foreground">{pkg.name}</span>
           </p>
-          <Button asChild>
-            <Link href={href} onClick={() => rememberChoice(category, pkg)} aria-label={`Buy Now: ${title}`}>
-              Buy Now
-              <ArrowRightIcon aria-hidden="true" />
-            </Link>
-          </Button>
+          {short ? (
+            <Button disabled variant="secondary" className="h-auto min-h-9 min-w-0 shrink whitespace-normal">
+              Not available in this category
+            </Button>
+          ) : (
+            <Button asChild>
+              <Link
+                href={href}
+                onClick={() => rememberChoice(category, pkg)}
+                aria-label={`Buy Now: ${title}`}
+              >
+                Buy Now
+                <ArrowRightIcon aria-hidden="true" />
+              </Link>
+            </Button>
+          )}
         </div>
       </div>
     </li>

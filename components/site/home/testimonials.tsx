@@ -3,8 +3,8 @@
 import { ChevronLeftIcon, ChevronRightIcon, QuoteIcon, StarIcon } from "lucide-react";
 import { useCallback, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { CompanyLogoRow } from "@/components/site/company-logos";
 import { SectionHeading } from "@/components/site/section-heading";
+import { starFills } from "@/components/site/home/star-fills";
 import { cn } from "@/lib/utils";
 
 export const TESTIMONIALS = [
@@ -34,14 +34,15 @@ export const TESTIMONIALS = [
 function Stars({ rating }: { rating: number }) {
   return (
     <span className="flex" aria-hidden="true">
-      {Array.from({ length: 5 }, (_, index) => (
-        <StarIcon
-          key={index}
-          className={cn(
-            "size-4",
-            rating >= index + 0.75 ? "fill-warning text-warning" : "fill-muted text-muted-foreground/40",
+      {starFills(rating).map((fill, index) => (
+        <span key={index} className="relative size-4" data-testid="star" data-fill={fill}>
+          <StarIcon className="absolute inset-0 size-4 fill-muted text-muted-foreground/40" />
+          {fill > 0 && (
+            <span className="absolute inset-y-0 left-0 overflow-hidden" style={{ width: `${fill * 100}%` }}>
+              <StarIcon className="size-4 max-w-none fill-warning text-warning" />
+            </span>
           )}
-        />
+        </span>
       ))}
     </span>
   );
@@ -83,7 +84,7 @@ export function Testimonials() {
             aria-roledescription="carousel"
             aria-label="Customer testimonials"
             data-testid="testimonial-track"
-            className="flex snap-x snap-mandatory overflow-x-auto scroll-smooth rounded-2xl [scrollbar-width:none] [&::-webkit-scrollbar]:hidden"
+            className="relative flex snap-x snap-mandatory overflow-x-auto scroll-smooth rounded-2xl [scrollbar-width:none] [&::-webkit-scrollbar]:hidden"
           >
             {TESTIMONIALS.map((item, index) => (
               <figure
@@ -154,8 +155,6 @@ export function Testimonials() {
             </Button>
           </div>
         </div>
-
-        <CompanyLogoRow label="Companies our reviewers work for" className="mt-14" />
       </div>
     </section>
   );

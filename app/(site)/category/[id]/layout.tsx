@@ -1,8 +1,7 @@
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { CategoryHero } from "@/components/category/category-hero";
-import { loadCategory } from "@/components/category/load-category";
-import { categoryImageFor } from "@/components/site/category-images";
+import { loadCategory, loadCategoryImage } from "@/components/category/load-category";
 
 // The existence check lives above the page's loading state, so it runs before anything is sent:
 // an unknown category answers with a real 404 status (category/not-found.tsx), and a database
@@ -26,7 +25,7 @@ export default async function CategoryLayout({
         title={category.title}
         description={category.description}
         count={category.count}
-        image={categoryImageFor(category._id)}
+        image={await loadCategoryImage(category._id)}
       />
       {children}
     </>

@@ -1,11 +1,10 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { loadCategory } from "@/components/category/load-category";
+import { loadCategory, loadCategoryImage } from "@/components/category/load-category";
 import { CategorySections } from "@/components/category/category-sections";
 import { HelpCard } from "@/components/category/help-card";
 import { LeadSampleTable, SAMPLE_ROWS, type SampleRow } from "@/components/category/lead-sample-table";
 import { PurchaseCard } from "@/components/category/purchase-card";
-import { categoryImageFor } from "@/components/site/category-images";
 import { JsonLd } from "@/components/site/json-ld";
 import { pageMetadata } from "@/components/site/metadata";
 import { SITE_NAME } from "@/components/site/site-config";
@@ -59,7 +58,7 @@ export default async function CategoryPage({ params, searchParams }: Props) {
   }));
 
   const base = siteUrl();
-  const image = categoryImageFor(category._id);
+  const image = await loadCategoryImage(category._id);
   const buyer = { _id: category._id, title: category.title, count: category.count };
 
   return (
@@ -71,8 +70,12 @@ export default async function CategoryPage({ params, searchParams }: Props) {
           <HelpCard />
         </div>
         <div className="min-w-0 space-y-12 lg:col-start-1 lg:row-start-1">
-          <CategorySections title={category.title} count={category.count} pkg={pkg} />
-          <LeadSampleTable rows={sampleRows} />
+          <CategorySections
+            title={category.title}
+            count={category.count}
+            pkg={pkg}
+            sample={<LeadSampleTable rows={sampleRows} />}
+          />
         </div>
       </div>
       <JsonLd
