@@ -3,6 +3,8 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { env } = await import("@/lib/env");
-    env();
+    const { testPaymentsWarning } = await import("@/lib/production-rules");
+    const warning = testPaymentsWarning(env().paymentsTestMode);
+    if (warning) console.warn(warning);
   }
 }

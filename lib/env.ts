@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { productionRefusal } from "@/lib/production-rules";
 
 // Every environment variable of the product, validated once. Read lazily: `next build` imports
 // modules without any runtime configuration, and must not fail for it.
@@ -15,6 +16,7 @@ const schema = z.object({
   NOWPAYMENTS_API_KEY: z.string().min(1).optional(),
   NOWPAYMENTS_IPN_SECRET: z.string().min(1).optional(),
   PAYMENTS_TEST_MODE: z.enum(["0", "1"]).default("0"),
+  ALLOW_TEST_PAYMENTS_IN_PRODUCTION: z.enum(["0", "1"]).default("0"),
   SMTP_URL: z.string().min(1).optional(),
   MAIL_FROM: z.string().min(1).default("LeadMarket <no-reply@leadmarket.local>"),
   CUSTOM_REQUEST_LIMIT: z.coerce.number().int().min(0).default(20),
@@ -41,10 +43,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new Error(`Invalid environment configuration:\n${problems.join("\n")}`);
   }
   const parsed = result.data;
-  if (!parsed.APP_SECRET && parsed.NODE_ENV === "production") {
-    throw new Error(
-      "APP_SECRET is required in production (at least 32 characters). Generate one with: openssl rand -hex 32",
-    );
+  if (parsed.NODE_ENV === "production") {
+    const refusal = productionRefusal(parsed);
+    if (refusal) throw new Error(refusal);
   }
   return {
     ...parsed,

@@ -106,6 +106,7 @@ const server = spawn(
       APP_SECRET: "bench-secret-0123456789-0123456789-abcdef",
       PUBLIC_BASE_URL: baseUrl,
       PAYMENTS_TEST_MODE: "1",
+      ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1",
     },
     stdio: ["ignore", "ignore", "inherit"],
   },
