@@ -73,17 +73,13 @@ try {
   await stop(1);
 }
 
-const server = spawn(
-  process.execPath,
-  [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)],
-  {
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, NODE_ENV: "production" },
-    // Its own process group: `next start` forks the actual server, and stopping must reach both
-    // even when only this process is signalled (a service manager, `kill <pid>`).
-    detached: true,
-  },
-);
+const server = spawn(process.execPath, [path.join("scripts", "server.mjs"), "-p", String(port)], {
+  stdio: ["ignore", "pipe", "inherit"],
+  env: { ...process.env, NODE_ENV: "production" },
+  // Its own process group: stopping must reach the server and anything it spawned even when
+  // only this process is signalled (a service manager, `kill <pid>`).
+  detached: true,
+});
 server.stdout.on("data", (chunk: Buffer) => {
   process.stdout.write(chunk);
   if (chunk.toString().includes("Ready")) {
