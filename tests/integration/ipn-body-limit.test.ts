@@ -1,5 +1,7 @@
 // The provider callback is public: its body is read with the 64 KB bound before any signature check.
 import { NextRequest } from "next/server";
+
+type StreamInit = ConstructorParameters<typeof NextRequest>[1] & { duplex: "half" };
 import { describe, expect, it } from "vitest";
 
 process.env.NOWPAYMENTS_IPN_SECRET = "ipn-secret-limit";
@@ -27,7 +29,7 @@ describe("POST /api/payment/ipn body bound", () => {
       headers: { "content-type": "application/json", "x-nowpayments-sig": "00" },
       body: body.stream,
       duplex: "half",
-    } as RequestInit & { duplex: "half" });
+    } as StreamInit);
     const response = await ipn(request, { params: Promise.resolve({}) });
     expect(response.status).toBe(413);
     expect(body.pulled()).toBeLessThan(1024 * 1024);
@@ -40,7 +42,7 @@ describe("POST /api/payment/ipn body bound", () => {
       headers: { "content-type": "application/json", "content-length": String(10 * 1024 * 1024) },
       body: body.stream,
       duplex: "half",
-    } as RequestInit & { duplex: "half" });
+    } as StreamInit);
     const response = await ipn(request, { params: Promise.resolve({}) });
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ success: false });
