@@ -7,6 +7,8 @@ export type ProductionSettings = {
   PUBLIC_BASE_URL?: string;
   PAYMENTS_TEST_MODE?: string;
   ALLOW_TEST_PAYMENTS_IN_PRODUCTION?: string;
+  // The whole environment (or the parsed one) may be passed as it is.
+  [name: string]: unknown;
 };
 
 /** Why a production start must be refused, or null when it may go ahead. Blank values count as unset. */
