@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { BusyError } from "@/lib/concurrency";
 
 /** A failure the caller should hear about, with the status decisions.md assigns to it. */
 export class AppError extends Error {
@@ -40,6 +41,12 @@ export function toErrorResponse(error: unknown): Response {
     return Response.json(errorBody(error.message, error.errors), {
       status: error.status,
       headers: error.headers,
+    });
+  }
+  if (error instanceof BusyError) {
+    return Response.json(errorBody(error.message), {
+      status: 503,
+      headers: { "Retry-After": String(error.retryAfterSeconds) },
     });
   }
   if (error instanceof z.ZodError) {

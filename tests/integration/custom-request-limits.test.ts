@@ -72,9 +72,14 @@ describe("per-address rate limit", () => {
   it("cannot be outrun by concurrent submissions from one address", async () => {
     const ip = "203.0.113.30";
     const answers = await Promise.all(Array.from({ length: 12 }, () => submit({ "x-forwarded-for": ip })));
-    const statuses = answers.map((answer) => answer.status).sort();
-    expect(statuses).toEqual([...Array(3).fill(201), ...Array(9).fill(429)]);
-    expect(await db().customRequest.count({ where: { clientIp: ip } })).toBe(3);
+    const statuses = answers.map((answer) => answer.status);
+    // A submission that finds another one of its address being stored is refused (429) rather
+    // than left waiting on the lock with a database connection.
+    expect(statuses.every((status) => status === 201 || status === 429)).toBe(true);
+    const accepted = statuses.filter((status) => status === 201).length;
+    expect(accepted).toBeGreaterThanOrEqual(1);
+    expect(accepted).toBeLessThanOrEqual(3);
+    expect(await db().customRequest.count({ where: { clientIp: ip } })).toBe(accepted);
   });
 });
 

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { route } from "@/lib/api/handler";
 import { env } from "@/lib/env";
 import { clientAddress } from "@/lib/api/client-address";
-import { mailAboutRequestInBackground } from "@/lib/requests/mail";
 import { assertWithinRateLimit } from "@/lib/requests/rate-limit";
 import { storeCustomRequest } from "@/lib/requests/store";
 import { readSubmission } from "@/lib/requests/submission";
@@ -21,6 +20,5 @@ export const POST = route({}, async ({ request }) => {
     return Response.json({ success: true, _id: randomUUID() }, { status: 201 });
   }
   const stored = await storeCustomRequest(input, files, clientIp, limit);
-  mailAboutRequestInBackground(stored);
   return Response.json({ success: true, _id: stored.id }, { status: 201 });
 });
