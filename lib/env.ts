@@ -10,7 +10,11 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   APP_SECRET: z.string().min(32, "APP_SECRET must be at least 32 characters").optional(),
   ADMIN_EMAIL: z.email().optional(),
-  ADMIN_PASSWORD: z.string().min(6).optional(),
+  ADMIN_PASSWORD: z
+    .string()
+    .min(6)
+    .refine((value) => value.trim().length > 0, "must not be only spaces")
+    .optional(),
   PUBLIC_BASE_URL: z.url().optional(),
   NOWPAYMENTS_API_URL: z.url().default("https://api.nowpayments.io/v1"),
   NOWPAYMENTS_API_KEY: z.string().min(1).optional(),
