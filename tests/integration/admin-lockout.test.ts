@@ -2,7 +2,7 @@
 // signed in before, blank passwords are refused, wrong current passwords on a password change are
 // throttled, the admin hears about a guessing campaign, and a burst of sign-ins does not stall
 // the public site.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createOwnDatabase } from "./admin-helpers";
 import { callJson } from "../support/routes";
 
