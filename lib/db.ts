@@ -10,7 +10,13 @@ const globalForDb = globalThis as unknown as { pool?: Pool; prisma?: PrismaClien
 
 export function pool(): Pool {
   if (!globalForDb.pool) {
-    globalForDb.pool = new Pool({ connectionString: env().DATABASE_URL, max: 10 });
+    // A bounded wait for a connection: during an outage requests fail fast (503) instead of
+    // queueing forever.
+    globalForDb.pool = new Pool({
+      connectionString: env().DATABASE_URL,
+      max: 10,
+      connectionTimeoutMillis: 10_000,
+    });
     // An idle connection can be cut by the server (restart, failover, terminate): the pool drops it
     // and opens another on demand. Without a listener, that event would crash the process.
     globalForDb.pool.on("error", (error) => console.error(`[db] idle connection lost: ${error.message}`));

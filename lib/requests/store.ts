@@ -28,7 +28,7 @@ export type StoredRequest = {
  * cannot be outrun; it is only tried, never waited for (a waiting transaction would hold a
  * database connection for as long as another upload takes): a second submission from the same
  * address while one is being stored gets 429. Raw SQL on the shared pool: BYTEA takes Buffers as
- * they are, and the pool queues callers under load instead of timing them out.
+ * they are, and the pool queues callers under load (up to its connection timeout).
  */
 export async function storeCustomRequest(
   input: CustomRequest,
