@@ -1,6 +1,6 @@
 import "server-only";
 import type { Pool, PoolClient } from "pg";
-import { pool, withTransaction } from "@/lib/db";
+import { afterCommit, pool, withTransaction } from "@/lib/db";
 import { transmit, type Mail } from "@/lib/mail";
 
 // The mail outbox. A mail is a row written in the same transaction as what caused it (a sale, a
@@ -13,7 +13,7 @@ type Queryable = Pick<Pool | PoolClient, "query">;
 const GIVE_UP_AFTER_HOURS = 24;
 const FIRST_RETRY_SECONDS = 5;
 const MAX_RETRY_SECONDS = 3600;
-const POLL_MS = 5000;
+const POLL_MS = 2000;
 // Mails in flight at once per process, each holding one pooled database connection meanwhile.
 const SENDERS = 3;
 
@@ -49,9 +49,10 @@ export async function queueMail(mail: Mail, tx?: Queryable, kind = "notification
     mail.to.toLowerCase(),
     JSON.stringify(encode(mail)),
   ]);
-  // The row is visible once the caller commits; a pass shortly after usually finds it, and the
-  // poll catches it otherwise.
-  scheduleDelivery(tx ? 100 : 0);
+  // Sent as soon as the row is visible: after the caller's commit, or at once without a transaction.
+  // The poll (started here too, for processes that never called startOutboxWorker) retries.
+  startOutboxWorker();
+  if (!tx || !afterCommit(tx, () => scheduleDelivery(0))) scheduleDelivery(0);
 }
 
 /** How many mails of this kind were queued for this recipient in the last 24 hours. */
@@ -146,7 +147,7 @@ function scheduleDelivery(delayMs: number): void {
   setTimeout(() => void deliverDueMails(), delayMs).unref();
 }
 
-/** Starts polling the outbox (once per process); the server calls it at start. */
+/** Starts polling the outbox (once per process); the server calls it at start, for mails left over. */
 export function startOutboxWorker(): void {
   if (timer) return;
   timer = setInterval(() => void deliverDueMails(), POLL_MS);
