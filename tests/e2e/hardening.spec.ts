@@ -36,7 +36,7 @@ test("the attachment route's sandbox CSP reaches the browser, not the site's pol
   const token = await signToken(await findAdmin(E2E_ADMIN_EMAIL));
   const headers = { authorization: `Bearer ${token}` };
   const list = await request.get("/api/admin/requests?pageSize=100", { headers });
-  const { requests } = (await list.json()) as { requests: { _id: string; attachments: { _id: string }[] }[] };
+  const requests = (await list.json()) as { _id: string; attachments: { _id: string }[] }[];
   const attachmentId = requests.find((row) => row._id === requestId)!.attachments[0]._id;
 
   const file = await request.get(`/api/admin/requests/${requestId}/attachments/${attachmentId}`, { headers });
