@@ -86,6 +86,9 @@ function readMultipart(request: Request, contentType: string): Promise<Multipart
     const stopReading = () => {
       source.unpipe(parser);
       source.destroy();
+      // Without the rest of the body, busboy reports an unexpected end on the parser and on an
+      // open file stream: already answered, so those are ignored.
+      parser.on("error", () => undefined);
     };
     // At the first broken limit, the request fails.
     const fail = (error: AppError) => {
@@ -119,6 +122,7 @@ function readMultipart(request: Request, contentType: string): Promise<Multipart
     });
 
     parser.on("file", (name, stream, info) => {
+      stream.on("error", () => undefined);
       const fileName = info.filename ?? "";
       if (name !== "files") {
         stream.resume();
