@@ -42,6 +42,7 @@ function upload(index: number): Promise<number> {
   parts.push(Buffer.from(`--${BOUNDARY}--\r\n`));
   const length = parts.reduce((sum, part) => sum + part.length, 0);
   return new Promise((resolve) => {
+    let status = 0;
     const request = http.request(
       `${base}/api/custom-request`,
       {
@@ -55,12 +56,13 @@ function upload(index: number): Promise<number> {
         },
       },
       (response) => {
+        status = response.statusCode ?? 0;
         response.resume();
-        response.on("end", () => resolve(response.statusCode ?? 0));
+        response.on("end", () => resolve(status));
       },
     );
-    // A refused upload is answered before its body is read; the server may then close the line.
-    request.on("error", () => resolve(0));
+    // A refused upload is answered before its body is read, and the server then closes the line.
+    request.on("error", () => resolve(status));
     const write = async () => {
       for (const part of parts) {
         if (request.destroyed) return;

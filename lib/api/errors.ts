@@ -95,9 +95,10 @@ export function toErrorResponse(error: unknown): Response {
     });
   }
   if (error instanceof BusyError) {
+    // Closing the connection spares reading (and discarding) the rest of a refused upload.
     return Response.json(errorBody(error.message), {
       status: 503,
-      headers: { "Retry-After": String(error.retryAfterSeconds) },
+      headers: { "Retry-After": String(error.retryAfterSeconds), Connection: "close" },
     });
   }
   if (error instanceof z.ZodError) {

@@ -6,10 +6,11 @@ import { storeCustomRequest, type StoredRequest } from "@/lib/requests/store";
 import { isUpload, readSubmission } from "@/lib/requests/submission";
 
 // Receiving a custom request. An upload is held in memory from its first byte until it is stored
-// (up to 5 x 10 MB), so this process receives at most MAX_CONCURRENT_UPLOADS at once and answers
-// 503 with Retry-After beyond that, instead of buffering whatever arrives; and the uploads an
+// (up to 5 x 10 MB, plus the copies made on the way to PostgreSQL), so this process receives one
+// at a time and answers 503 with Retry-After to others meanwhile, instead of buffering whatever
+// arrives (custom requests are rare; a refused one is retried by the form). The uploads an
 // address has in flight count against its hourly limit, so it cannot open twenty at once.
-export const MAX_CONCURRENT_UPLOADS = 2;
+export const MAX_CONCURRENT_UPLOADS = 1;
 
 const uploads = new Limiter(
   MAX_CONCURRENT_UPLOADS,

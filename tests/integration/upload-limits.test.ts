@@ -10,6 +10,7 @@ import { callJson } from "../support/routes";
 process.env.CUSTOM_REQUEST_LIMIT = "2";
 const { POST } = await import("@/app/api/custom-request/route");
 const { db, pool } = await import("@/lib/db");
+const { MAX_CONCURRENT_UPLOADS } = await import("@/lib/requests/intake");
 
 afterAll(async () => {
   await db().$disconnect();
@@ -27,7 +28,13 @@ const fileHead = (fileName: string) =>
 const fields = (email: string) =>
   fieldPart("name", "Upload Tester") + fieldPart("email", email) + fieldPart("platforms", "linkedin");
 
-type Body = { stream: ReadableStream<Uint8Array>; pulled: () => number; release: () => void };
+type Body = {
+  stream: ReadableStream<Uint8Array>;
+  pulled: () => number;
+  /** Whether the server began reading it (it then holds its slot and counts as in flight). */
+  started: () => boolean;
+  release: () => void;
+};
 
 /**
  * A multipart body: `head`, then `fillerBytes` of CSV-like text produced on demand, then `tail`.
@@ -39,26 +46,30 @@ function body(head: string, fillerBytes: number, tail: string, hold = false): Bo
   let stage = 0;
   let release = () => {};
   const gate = hold ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (stage === 0) {
-        stage = 1;
-        return controller.enqueue(encoder.encode(head));
-      }
-      await gate;
-      if (sent < fillerBytes) {
-        const part = chunk.subarray(0, Math.min(chunk.length, fillerBytes - sent));
-        sent += part.length;
-        return controller.enqueue(part);
-      }
-      if (stage === 1) {
-        stage = 2;
-        return controller.enqueue(encoder.encode(tail));
-      }
-      controller.close();
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (stage === 0) {
+          stage = 1;
+          return controller.enqueue(encoder.encode(head));
+        }
+        await gate;
+        if (sent < fillerBytes) {
+          const part = chunk.subarray(0, Math.min(chunk.length, fillerBytes - sent));
+          sent += part.length;
+          return controller.enqueue(part);
+        }
+        if (stage === 1) {
+          stage = 2;
+          return controller.enqueue(encoder.encode(tail));
+        }
+        controller.close();
+      },
     },
-  });
-  return { stream, pulled: () => sent, release };
+    // Nothing is pulled before the server reads: started() then means it is receiving.
+    { highWaterMark: 0 },
+  );
+  return { stream, pulled: () => sent, started: () => stage > 0, release };
 }
 
 type StreamInit = ConstructorParameters<typeof NextRequest>[1] & { duplex: "half" };
@@ -76,7 +87,11 @@ async function post(upload: Body, ip: string): Promise<Response> {
 const end = `--${BOUNDARY}--\r\n`;
 const unique = (label: string) =>
   `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const tick = () => new Promise((resolve) => setTimeout(resolve, 50));
+async function readingStarted(...uploads: Body[]): Promise<void> {
+  while (!uploads.every((upload) => upload.started())) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 describe("upload limits", () => {
   it("caps the total on the stream itself, without a Content-Length", async () => {
@@ -107,7 +122,7 @@ describe("upload limits", () => {
       true,
     );
     const pending = post(held, ip);
-    await tick();
+    await readingStarted(held);
     const json = (email: string) =>
       callJson(POST, "/api/custom-request", {
         json: { name: "In Flight", email, platforms: ["slack"] },
@@ -123,7 +138,7 @@ describe("upload limits", () => {
   });
 
   it("answers 503 with Retry-After beyond the concurrent uploads a process receives", async () => {
-    const holds = [0, 1].map((index) => {
+    const holds = Array.from({ length: MAX_CONCURRENT_UPLOADS }, (_, index) => {
       const upload = body(
         `${fields(`${unique(`cap${index}`)}@example.com`)}${fileHead("slow.csv")}`,
         MB,
@@ -132,7 +147,7 @@ describe("upload limits", () => {
       );
       return { upload, answer: post(upload, `192.0.2.${210 + index}`) };
     });
-    await tick();
+    await readingStarted(...holds.map((hold) => hold.upload));
     const third = body(`${fields(`${unique("third")}@example.com`)}${fileHead("x.csv")}`, 1024, `\r\n${end}`);
     const refused = await post(third, "192.0.2.212");
     expect(refused.status).toBe(503);
