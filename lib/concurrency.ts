@@ -27,10 +27,6 @@ export class Limiter {
     return this.active >= this.slots && this.waiting.length >= this.maxWaiting;
   }
 
-  get inFlight(): number {
-    return this.active;
-  }
-
   /** Runs `work` once a slot is free; throws the busy error at once when the queue is full. */
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.active < this.slots) {

@@ -121,7 +121,7 @@ let again = false;
 let timer: NodeJS.Timeout | undefined;
 
 /** Delivers every due mail; overlapping calls fold into one more pass. */
-export async function deliverDueMails(): Promise<void> {
+async function deliverDueMails(): Promise<void> {
   if (running) {
     again = true;
     return;
