@@ -118,6 +118,7 @@ async function deliverNext(): Promise<boolean> {
 
 let running = false;
 let again = false;
+let outageReported = false;
 let timer: NodeJS.Timeout | undefined;
 
 /** Delivers every due mail; overlapping calls fold into one more pass. */
@@ -135,9 +136,12 @@ async function deliverDueMails(): Promise<void> {
       again = false;
       await Promise.all(Array.from({ length: SENDERS }, drain));
     } while (again);
+    outageReported = false;
   } catch (error) {
-    // The database may be down: the rows wait, and the next poll tries again.
-    console.error(`[mail] outbox pass failed: ${(error as Error).message}`);
+    // The database may be down: the rows wait, and the next poll tries again. Said once per
+    // outage, not at every poll.
+    if (!outageReported) console.error(`[mail] outbox pass failed: ${(error as Error).message}`);
+    outageReported = true;
   } finally {
     running = false;
   }
