@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 
 const production = {
-  NODE_ENV: "production",
+  NODE_ENV: "production" as const,
   // Nothing listens here: a start that got as far as migrating would fail differently.
   DATABASE_URL: "postgres://postgres@127.0.0.1:9/none",
   APP_SECRET: "rails-secret-0123456789-0123456789-abcdef",
@@ -14,8 +14,9 @@ const production = {
 };
 
 function start(overrides: Record<string, string>): { status: number | null; output: string } {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...production, ...overrides };
   const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-    env: { ...process.env, ...production, ...overrides },
+    env,
     encoding: "utf8",
     timeout: 60_000,
   });
