@@ -1,8 +1,12 @@
 // Validates the environment when the server starts, so a misconfiguration stops it at once
-// instead of failing the first request.
+// instead of failing the first request, and starts the mail outbox's worker.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { env } = await import("@/lib/env");
-    env();
+    const { testPaymentsWarning } = await import("@/lib/production-rules");
+    const warning = testPaymentsWarning(env().paymentsTestMode);
+    if (warning) console.warn(warning);
+    const { startOutboxWorker } = await import("@/lib/mail/outbox");
+    startOutboxWorker();
   }
 }

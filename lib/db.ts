@@ -10,7 +10,13 @@ const globalForDb = globalThis as unknown as { pool?: Pool; prisma?: PrismaClien
 
 export function pool(): Pool {
   if (!globalForDb.pool) {
-    globalForDb.pool = new Pool({ connectionString: env().DATABASE_URL, max: 10 });
+    // A bounded wait for a connection: during an outage requests fail fast (503) instead of
+    // queueing forever.
+    globalForDb.pool = new Pool({
+      connectionString: env().DATABASE_URL,
+      max: 10,
+      connectionTimeoutMillis: 10_000,
+    });
     // An idle connection can be cut by the server (restart, failover, terminate): the pool drops it
     // and opens another on demand. Without a listener, that event would crash the process.
     globalForDb.pool.on("error", (error) => console.error(`[db] idle connection lost: ${error.message}`));
@@ -31,21 +37,40 @@ export function db(): ReturnType<typeof createClient> {
   return globalForDb.prisma;
 }
 
+// Work to start once a transaction has committed (e.g. delivering the mails it queued).
+const commitHooks = new WeakMap<object, (() => void)[]>();
+
+/**
+ * Runs `hook` after the transaction of `client` commits (never if it rolls back). Answers false
+ * when `client` is not inside withTransaction: the caller then runs it itself.
+ */
+export function afterCommit(client: object, hook: () => void): boolean {
+  const hooks = commitHooks.get(client);
+  if (!hooks) return false;
+  hooks.push(hook);
+  return true;
+}
+
 /**
  * Runs `work` in one transaction on one pooled connection: committed when it returns, rolled back
  * when it throws. For the raw-SQL paths that lock rows or take advisory locks.
  */
 export async function withTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool().connect();
+  const hooks: (() => void)[] = [];
+  commitHooks.set(client, hooks);
   try {
     await client.query("BEGIN");
     const result = await work(client);
     await client.query("COMMIT");
+    commitHooks.delete(client);
+    for (const hook of hooks) hook();
     return result;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
   } finally {
+    commitHooks.delete(client);
     client.release();
   }
 }

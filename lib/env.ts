@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { productionRefusal } from "@/lib/production-rules";
 
 // Every environment variable of the product, validated once. Read lazily: `next build` imports
 // modules without any runtime configuration, and must not fail for it.
@@ -9,15 +10,21 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   APP_SECRET: z.string().min(32, "APP_SECRET must be at least 32 characters").optional(),
   ADMIN_EMAIL: z.email().optional(),
-  ADMIN_PASSWORD: z.string().min(6).optional(),
+  ADMIN_PASSWORD: z
+    .string()
+    .min(6)
+    .refine((value) => value.trim().length > 0, "must not be only spaces")
+    .optional(),
   PUBLIC_BASE_URL: z.url().optional(),
   NOWPAYMENTS_API_URL: z.url().default("https://api.nowpayments.io/v1"),
   NOWPAYMENTS_API_KEY: z.string().min(1).optional(),
   NOWPAYMENTS_IPN_SECRET: z.string().min(1).optional(),
   PAYMENTS_TEST_MODE: z.enum(["0", "1"]).default("0"),
+  ALLOW_TEST_PAYMENTS_IN_PRODUCTION: z.enum(["0", "1"]).default("0"),
   SMTP_URL: z.string().min(1).optional(),
   MAIL_FROM: z.string().min(1).default("LeadMarket <no-reply@leadmarket.local>"),
   CUSTOM_REQUEST_LIMIT: z.coerce.number().int().min(0).default(20),
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
 });
 
 export type Env = Omit<z.infer<typeof schema>, "APP_SECRET" | "PUBLIC_BASE_URL" | "PAYMENTS_TEST_MODE"> & {
@@ -41,10 +48,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new Error(`Invalid environment configuration:\n${problems.join("\n")}`);
   }
   const parsed = result.data;
-  if (!parsed.APP_SECRET && parsed.NODE_ENV === "production") {
-    throw new Error(
-      "APP_SECRET is required in production (at least 32 characters). Generate one with: openssl rand -hex 32",
-    );
+  if (parsed.NODE_ENV === "production") {
+    const refusal = productionRefusal(parsed);
+    if (refusal) throw new Error(refusal);
   }
   return {
     ...parsed,

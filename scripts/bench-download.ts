@@ -117,6 +117,7 @@ async function main(): Promise<void> {
         DATABASE_URL: database.url,
         APP_SECRET: "bench-secret-0123456789-0123456789-abcdef",
         PAYMENTS_TEST_MODE: "1",
+        ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1",
         SMTP_URL: "",
       },
       stdout: "ignore",

@@ -94,22 +94,19 @@ const { rows } = await pool.query<{ id: string }>(
 );
 await pool.end();
 
-const server = spawn(
-  process.execPath,
-  ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
-  {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_DIST_DIR: distDir,
-      DATABASE_URL: database.url,
-      APP_SECRET: "bench-secret-0123456789-0123456789-abcdef",
-      PUBLIC_BASE_URL: baseUrl,
-      PAYMENTS_TEST_MODE: "1",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
+const server = spawn(process.execPath, ["scripts/server.mjs", "-p", String(port), "-H", "127.0.0.1"], {
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    NEXT_DIST_DIR: distDir,
+    DATABASE_URL: database.url,
+    APP_SECRET: "bench-secret-0123456789-0123456789-abcdef",
+    PUBLIC_BASE_URL: baseUrl,
+    PAYMENTS_TEST_MODE: "1",
+    ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1",
   },
-);
+  stdio: ["ignore", "ignore", "inherit"],
+});
 
 async function shutdown(): Promise<void> {
   server.kill("SIGTERM");

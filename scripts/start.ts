@@ -7,6 +7,7 @@ import { Pool } from "pg";
 import { adminEmail, adminLoginBanner } from "../lib/auth/admin-account";
 import { ensureAdmin } from "../lib/auth/password";
 import { migrate } from "../lib/migrate";
+import { productionRefusal } from "../lib/production-rules";
 import { seedDemoData } from "../prisma/demo-data";
 import { DATA_DIR, loadSecrets, startEmbeddedDatabase, type EmbeddedDatabase } from "./embedded";
 
@@ -26,14 +27,22 @@ if (embedded) {
   process.env.DATABASE_URL = database.url;
   process.env.APP_SECRET ||= secrets.appSecret;
   process.env.PAYMENTS_TEST_MODE ||= "1";
+  // The embedded database is a local try-out on this machine: its test payments and localhost
+  // links are what it is for, so the production rails let them through.
+  process.env.ALLOW_TEST_PAYMENTS_IN_PRODUCTION ||= "1";
+  process.env.PUBLIC_BASE_URL ||= `http://localhost:${port}`;
   if (!process.env.ADMIN_EMAIL) {
     process.env.ADMIN_EMAIL = "admin@example.com";
     process.env.ADMIN_PASSWORD = secrets.adminPassword;
     generatedPassword = secrets.adminPassword;
   }
-} else if (!process.env.APP_SECRET && process.env.NODE_ENV !== "development") {
-  console.error("APP_SECRET is required (at least 32 characters). Generate one with: openssl rand -hex 32");
-  process.exit(1);
+} else if (process.env.NODE_ENV !== "development") {
+  // The server runs in production mode: refuse before touching the database.
+  const refusal = productionRefusal(process.env);
+  if (refusal) {
+    console.error(refusal);
+    process.exit(1);
+  }
 }
 
 async function stop(code: number): Promise<never> {
@@ -71,17 +80,13 @@ try {
   await stop(1);
 }
 
-const server = spawn(
-  process.execPath,
-  [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)],
-  {
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, NODE_ENV: "production" },
-    // Its own process group: `next start` forks the actual server, and stopping must reach both
-    // even when only this process is signalled (a service manager, `kill <pid>`).
-    detached: true,
-  },
-);
+const server = spawn(process.execPath, [path.join("scripts", "server.mjs"), "-p", String(port)], {
+  stdio: ["ignore", "pipe", "inherit"],
+  env: { ...process.env, NODE_ENV: "production" },
+  // Its own process group: stopping must reach the server and anything it spawned even when
+  // only this process is signalled (a service manager, `kill <pid>`).
+  detached: true,
+});
 server.stdout.on("data", (chunk: Buffer) => {
   process.stdout.write(chunk);
   if (chunk.toString().includes("Ready")) {

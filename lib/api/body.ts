@@ -13,9 +13,12 @@ export function declaredLength(request: Request): number | null {
   return Number.isFinite(length) && length >= 0 ? length : null;
 }
 
-/** Reads a JSON body ({} when empty), refusing it with 413 once it passes the limit (declared or streamed). */
-export async function readJsonBody(request: Request): Promise<unknown> {
-  if ((declaredLength(request) ?? 0) > MAX_JSON_BYTES) throw tooLarge("The request body is too large");
+/**
+ * Reads a body as text, refusing it with 413 once it passes `maxBytes` (declared or streamed):
+ * an oversized body is never read to its end.
+ */
+export async function readBoundedText(request: Request, maxBytes = MAX_JSON_BYTES): Promise<string> {
+  if ((declaredLength(request) ?? 0) > maxBytes) throw tooLarge("The request body is too large");
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body) {
@@ -24,14 +27,19 @@ export async function readJsonBody(request: Request): Promise<unknown> {
       const { done, value } = await reader.read();
       if (done) break;
       size += value.byteLength;
-      if (size > MAX_JSON_BYTES) {
+      if (size > maxBytes) {
         await reader.cancel();
         throw tooLarge("The request body is too large");
       }
       chunks.push(value);
     }
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Reads a JSON body ({} when empty), refusing it with 413 once it passes the limit (declared or streamed). */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const text = await readBoundedText(request);
   if (!text.trim()) return {};
   try {
     return JSON.parse(text);

@@ -2,13 +2,25 @@ import "server-only";
 import type { PoolClient } from "pg";
 import { db, pool, withTransaction } from "@/lib/db";
 import { AppError, badRequest } from "@/lib/api/errors";
+import { BusyError } from "@/lib/concurrency";
+import { deviceCookie, trustedDevice } from "@/lib/auth/device";
+import { passwordChecksSaturated } from "@/lib/auth/password";
 import { hashPassword, signAdminToken, verifyPassword } from "@/lib/auth/session";
+import { countRecentMails, queueMail } from "@/lib/mail/outbox";
+import { env } from "@/lib/env";
 
 // Sign-in and password change. An unknown email and a wrong password get the same answer after
-// the same amount of bcrypt work, and repeated failures are throttled per email and per client
-// address. The attempts live in PostgreSQL so the limit holds across server instances.
+// the same amount of bcrypt work, and repeated failures are throttled: per email and per client
+// address, except for a browser holding a device cookie for the email (lib/auth/device.ts), which
+// only its own failures can lock. Wrong current passwords on a password change count the same way.
+// The attempts live in PostgreSQL so the limits hold across server instances.
 export const MAX_FAILURES = 5;
 export const FAILURE_WINDOW_MINUTES = 15;
+// Failed or refused attempts for one admin email, from at least ALERT_ADDRESSES addresses within
+// the window, after which the admin is mailed (at most once a day).
+export const ALERT_ATTEMPTS = 25;
+export const ALERT_ADDRESSES = 3;
+const ALERT_KIND = "sign-in-alert";
 
 // A bcrypt hash (cost 12, like real ones) of a password nobody knows; compared when the email is
 // unknown so that the answer takes as long as for a wrong password.
@@ -19,87 +31,167 @@ const invalidCredentials = () => new AppError(401, "Invalid credentials");
 // Namespace of this module's advisory locks (see lib/requests/store.ts for another).
 const LOGIN_LOCK = 5_302;
 
+/** Who is trying: their address, and the device id when they hold a valid cookie for the email. */
+export type Caller = { ip: string; device: string | null };
+
 /** Seconds until the caller may try again, or 0 when under the limit. */
-async function retryAfterSeconds(client: PoolClient, email: string, ip: string): Promise<number> {
-  const { rows } = await client.query<{ retry: string | null }>(
-    `WITH recent AS (
-       SELECT email, ip, created_at FROM login_attempts
-       WHERE NOT success AND created_at > now() - make_interval(mins => $3::int)
-         AND (email = $1 OR ip = $2)
-     ), nth AS (
-       SELECT (SELECT created_at FROM recent WHERE email = $1 ORDER BY created_at DESC OFFSET $4::int - 1 LIMIT 1) AS by_email,
-              (SELECT created_at FROM recent WHERE ip = $2 ORDER BY created_at DESC OFFSET $4::int - 1 LIMIT 1) AS by_ip
-     )
-     SELECT ceil(extract(epoch FROM GREATEST(by_email, by_ip) + make_interval(mins => $3::int) - now()))::text AS retry
-     FROM nth`,
-    [email, ip, FAILURE_WINDOW_MINUTES, MAX_FAILURES],
-  );
+async function retryAfterSeconds(client: PoolClient, email: string, caller: Caller): Promise<number> {
+  const { rows } = caller.device
+    ? await client.query<{ retry: string | null }>(
+        `SELECT ceil(extract(epoch FROM created_at + make_interval(mins => $2::int) - now()))::text AS retry
+           FROM login_attempts
+          WHERE device = $1 AND NOT success AND NOT throttled
+            AND created_at > now() - make_interval(mins => $2::int)
+          ORDER BY created_at DESC OFFSET $3::int - 1 LIMIT 1`,
+        [caller.device, FAILURE_WINDOW_MINUTES, MAX_FAILURES],
+      )
+    : await client.query<{ retry: string | null }>(
+        `WITH recent AS (
+           SELECT email, ip, created_at FROM login_attempts
+           WHERE NOT success AND NOT throttled AND created_at > now() - make_interval(mins => $3::int)
+             AND (email = $1 OR ip = $2)
+         ), nth AS (
+           SELECT (SELECT created_at FROM recent WHERE email = $1 ORDER BY created_at DESC OFFSET $4::int - 1 LIMIT 1) AS by_email,
+                  (SELECT created_at FROM recent WHERE ip = $2 ORDER BY created_at DESC OFFSET $4::int - 1 LIMIT 1) AS by_ip
+         )
+         SELECT ceil(extract(epoch FROM GREATEST(by_email, by_ip) + make_interval(mins => $3::int) - now()))::text AS retry
+         FROM nth`,
+        [email, caller.ip, FAILURE_WINDOW_MINUTES, MAX_FAILURES],
+      );
   const retry = Number(rows[0]?.retry ?? 0);
   return Number.isFinite(retry) && retry > 0 ? retry : 0;
 }
 
 /**
- * Checks the limit and, when under it, records this attempt as a failure before any password is
- * compared, in one transaction holding the email's and the address's locks. So concurrent guesses
- * cannot all pass the check during the slow bcrypt comparison: each one counts at once. Answers the
- * attempt's id, or the seconds to wait.
+ * Mails the admin whose email is being guessed from many addresses, once the failed and refused
+ * attempts pass ALERT_ATTEMPTS; at most once a day. Runs under the email's lock, so concurrent
+ * attempts cannot both decide to send.
  */
-function reserveAttempt(email: string, ip: string): Promise<{ id: string } | { retry: number }> {
+async function alertWhenUnderAttack(client: PoolClient, email: string): Promise<void> {
+  const { rows } = await client.query<{ attempts: number; addresses: number; admin: boolean }>(
+    `SELECT count(*)::int AS attempts, count(DISTINCT ip)::int AS addresses,
+            EXISTS (SELECT 1 FROM admins WHERE email = $1) AS admin
+       FROM login_attempts
+      WHERE email = $1 AND NOT success AND created_at > now() - make_interval(mins => $2::int)`,
+    [email, FAILURE_WINDOW_MINUTES],
+  );
+  const { attempts, addresses, admin } = rows[0];
+  if (!admin || attempts < ALERT_ATTEMPTS || addresses < ALERT_ADDRESSES) return;
+  if ((await countRecentMails(client, ALERT_KIND, email)) > 0) return;
+  await queueMail(
+    {
+      to: email,
+      subject: "Unusual sign-in activity on your LeadMarket admin account",
+      text: [
+        `In the last ${FAILURE_WINDOW_MINUTES} minutes there were ${attempts} failed sign-in attempts for this admin account from ${addresses} different addresses.`,
+        "",
+        "Sign-in from a browser you have signed in with before is not blocked by them.",
+        "If you do not recognise this activity, make sure your password is long and unique, and change it in the dashboard's Settings.",
+        "",
+        `Admin sign-in: ${env().PUBLIC_BASE_URL}/admin/login`,
+      ].join("\n"),
+    },
+    client,
+    ALERT_KIND,
+  );
+}
+
+/**
+ * Checks the limit and, when under it, records this attempt as a failure before any password is
+ * compared, in one transaction holding the email's and the caller's locks. So concurrent guesses
+ * cannot all pass the check during the slow bcrypt comparison: each one counts at once. A refused
+ * attempt is recorded too (for the admin's alert, not for the lock). Answers the attempt's id, or
+ * the seconds to wait.
+ */
+function reserveAttempt(email: string, caller: Caller): Promise<{ id: string } | { retry: number }> {
   return withTransaction(async (client) => {
-    // Always the email's lock first, then the address's: a fixed order cannot deadlock.
+    // Always the email's lock first, then the caller's: a fixed order cannot deadlock.
+    const callerKey = caller.device ? `device:${caller.device}` : `ip:${caller.ip}`;
     await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOGIN_LOCK, `email:${email}`]);
-    await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOGIN_LOCK, `ip:${ip}`]);
-    const retry = await retryAfterSeconds(client, email, ip);
-    if (retry > 0) return { retry };
+    await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOGIN_LOCK, callerKey]);
+    const retry = await retryAfterSeconds(client, email, caller);
     const { rows } = await client.query<{ id: string }>(
-      "INSERT INTO login_attempts (email, ip, success) VALUES ($1, $2, false) RETURNING id",
-      [email, ip],
+      "INSERT INTO login_attempts (email, ip, device, success, throttled) VALUES ($1, $2, $3, false, $4) RETURNING id",
+      [email, caller.ip, caller.device, retry > 0],
     );
-    return { id: rows[0].id };
+    await alertWhenUnderAttack(client, email);
+    return retry > 0 ? { retry } : { id: rows[0].id };
   });
 }
 
-/** Checks the credentials and answers a fresh token, or throws 401 / 429. */
-export async function login(emailInput: string, password: string, ip: string): Promise<string> {
-  const email = emailInput.trim().toLowerCase();
-  const attempt = await reserveAttempt(email, ip);
-  if ("retry" in attempt) {
-    const minutes = Math.ceil(attempt.retry / 60);
-    throw new AppError(
-      429,
-      `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-      undefined,
-      { "Retry-After": String(attempt.retry) },
-    );
+function tooManyAttempts(retry: number): AppError {
+  const minutes = Math.ceil(retry / 60);
+  return new AppError(
+    429,
+    `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    undefined,
+    { "Retry-After": String(retry) },
+  );
+}
+
+/** Refuses at once when the password queue is full, before the attempt is counted against anyone. */
+function assertPasswordQueueOpen(): void {
+  if (passwordChecksSaturated()) {
+    throw new BusyError("The server is busy checking passwords. Please try again in a few seconds.", 5);
   }
+}
+
+async function markSucceeded(attemptId: string): Promise<void> {
+  await pool().query("UPDATE login_attempts SET success = true WHERE id = $1", [attemptId]);
+  // Old attempts only matter for the window (and a day of alerts); keep the table small.
+  await pool().query("DELETE FROM login_attempts WHERE created_at < now() - interval '1 day'");
+}
+
+/**
+ * Checks the credentials and answers a fresh token with the device cookie to set, or throws
+ * 401 / 429. `cookie` is the device cookie the browser sent, if any.
+ */
+export async function login(
+  emailInput: string,
+  password: string,
+  ip: string,
+  cookie: string | undefined,
+): Promise<{ token: string; deviceCookie: string }> {
+  const email = emailInput.trim().toLowerCase();
+  assertPasswordQueueOpen();
+  const device = await trustedDevice(cookie, email);
+  const attempt = await reserveAttempt(email, { ip, device });
+  if ("retry" in attempt) throw tooManyAttempts(attempt.retry);
   const admin = await db().admin.findUnique({
     where: { email },
     select: { id: true, passwordHash: true, passwordChangedAt: true },
   });
   const matches = await verifyPassword(password, admin?.passwordHash ?? DUMMY_HASH);
   if (!admin || !matches) throw invalidCredentials();
-  await pool().query("UPDATE login_attempts SET success = true WHERE id = $1", [attempt.id]);
-  // Old attempts only matter for the window; keep the table small.
-  await pool().query("DELETE FROM login_attempts WHERE created_at < now() - interval '1 day'");
-  return signAdminToken(admin);
+  await markSucceeded(attempt.id);
+  return { token: await signAdminToken(admin), deviceCookie: await deviceCookie(email, device) };
 }
 
 /**
  * Changes the password after checking the current one, which voids every token issued before;
- * answers a fresh token so the admin who made the change stays signed in.
+ * answers a fresh token so the admin who made the change stays signed in. Wrong current passwords
+ * are throttled like sign-in failures, so a stolen token cannot be used to guess the password.
  */
 export async function changePassword(
   adminId: string,
   currentPassword: string,
   newPassword: string,
+  ip: string,
+  cookie: string | undefined,
 ): Promise<string> {
   const admin = await db().admin.findUnique({
     where: { id: adminId },
-    select: { passwordHash: true },
+    select: { email: true, passwordHash: true },
   });
-  if (!admin || !(await verifyPassword(currentPassword, admin.passwordHash))) {
+  if (!admin) throw invalidCredentials();
+  assertPasswordQueueOpen();
+  const device = await trustedDevice(cookie, admin.email);
+  const attempt = await reserveAttempt(admin.email, { ip, device });
+  if ("retry" in attempt) throw tooManyAttempts(attempt.retry);
+  if (!(await verifyPassword(currentPassword, admin.passwordHash))) {
     throw badRequest("Current password is incorrect", { currentPassword: "Current password is incorrect" });
   }
+  await markSucceeded(attempt.id);
   // Millisecond precision matches the column, so the token's version compares exactly.
   const changedAt = new Date();
   const updated = await db().admin.update({

@@ -1,15 +1,31 @@
 // Password hashing, also used by the start script (outside Next) to create the first admin.
 import bcrypt from "bcryptjs";
 import type { Pool } from "pg";
+import { BusyError, Limiter } from "../concurrency";
 
 export const BCRYPT_COST = 12;
 
+// bcryptjs runs on the event loop in slices of up to 100 ms. Several hashes at once take no less
+// time in total (one thread does the work) but interleave their slices, so every other request
+// waits behind all of them: one at a time, the rest queued, keeps the site answering during a
+// burst of sign-ins. A full queue (about 5 s of work) is refused rather than grown.
+const hashing = new Limiter(
+  1,
+  20,
+  () => new BusyError("The server is busy checking passwords. Please try again in a few seconds.", 5),
+);
+
+/** Whether a new password check would be refused right now (checked before counting an attempt). */
+export function passwordChecksSaturated(): boolean {
+  return hashing.full;
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(password, BCRYPT_COST);
+  return hashing.run(() => bcrypt.hash(password, BCRYPT_COST));
 }
 
 export function verifyPassword(password: string, hash: string): Promise<boolean> {
-  return bcrypt.compare(password, hash);
+  return hashing.run(() => bcrypt.compare(password, hash));
 }
 
 /** Creates the admin account when none exists yet; returns whether it did. */

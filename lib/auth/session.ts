@@ -1,5 +1,6 @@
 import "server-only";
 import { jwtVerify, SignJWT } from "jose";
+import { z } from "zod";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { unauthorized } from "@/lib/api/errors";
@@ -37,11 +38,16 @@ export async function verifyAdminToken(token: string): Promise<AdminSession> {
       algorithms: ["HS256"],
       issuer: ISSUER,
       audience: AUDIENCE,
+      // A token without an expiry or a subject is not ours, and none lives longer than we issue.
+      requiredClaims: ["exp", "iat", "sub"],
+      maxTokenAge: TOKEN_LIFETIME,
     }));
   } catch {
     throw unauthorized("Invalid or expired token");
   }
-  if (!payload.sub || typeof payload.pwv !== "number") throw unauthorized("Invalid or expired token");
+  if (!z.uuid().safeParse(payload.sub).success || typeof payload.pwv !== "number") {
+    throw unauthorized("Invalid or expired token");
+  }
   const admin = await db().admin.findFirst({
     where: { id: payload.sub },
     select: { id: true, email: true, passwordChangedAt: true },

@@ -14,15 +14,24 @@ export type Mail = {
 let transporter: Transporter | undefined;
 
 function transport(url: string): Transporter {
-  transporter ??= nodemailer.createTransport(url);
+  // Pooled: the outbox worker sends mails back to back. Bounded waits: it holds the outbox row's
+  // lock while a mail is in flight.
+  transporter ??= nodemailer.createTransport({
+    url,
+    pool: true,
+    maxConnections: 3,
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 30_000,
+  });
   return transporter;
 }
 
 /**
- * Sends a mail and reports whether it left. Never throws: callers (a sale, a custom request) must
- * not fail because mail did. Without SMTP_URL the mail is written to the log instead of dropped.
+ * Hands one mail to the SMTP server; throws when it was not accepted. Answers false when SMTP_URL
+ * is unset: the mail is then written to the log instead of dropped.
  */
-export async function sendMail(mail: Mail): Promise<boolean> {
+export async function transmit(mail: Mail): Promise<boolean> {
   const { SMTP_URL, MAIL_FROM } = env();
   if (!SMTP_URL) {
     console.info(
@@ -30,11 +39,6 @@ export async function sendMail(mail: Mail): Promise<boolean> {
     );
     return false;
   }
-  try {
-    await transport(SMTP_URL).sendMail({ from: MAIL_FROM, ...mail });
-    return true;
-  } catch (error) {
-    console.error(`[mail] sending "${mail.subject}" to ${mail.to} failed: ${(error as Error).message}`);
-    return false;
-  }
+  await transport(SMTP_URL).sendMail({ from: MAIL_FROM, ...mail });
+  return true;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { withTransaction } from "@/lib/db";
-import { notifySale } from "@/lib/payments/notify";
+import { queueSaleNotification } from "@/lib/payments/notify";
 import type { ProviderPayment } from "@/lib/payments/provider";
 import { isPaidStatus, statusRank } from "@/lib/payments/status";
 
@@ -61,18 +61,18 @@ const PAYMENT_ID_SQL = `CASE WHEN EXISTS (SELECT 1 FROM orders other WHERE other
  * Applies what the provider says about a payment of this order, under a row lock so concurrent
  * callbacks and status checks serialise. Monotonic: a paid order never changes back, and an unpaid
  * one never moves to an earlier status. The first confirmation allocates the order's leads (most
- * recently verified first) in the same transaction, and then notifies the admin.
+ * recently verified first) and queues the admin's notification in the same transaction.
  * The caller has checked that `payment.orderId` is this order.
  */
 export async function applyPayment(orderId: string, payment: ProviderPayment): Promise<void> {
-  const sale = await withTransaction(async (client): Promise<LockedOrder | null> => {
+  await withTransaction(async (client): Promise<void> => {
     const { rows } = await client.query<LockedOrder>(
       `SELECT id, category_id, lead_title, package_type, lead_count, amount::text, currency, status, paid_at
        FROM orders WHERE id = $1 FOR UPDATE`,
       [orderId],
     );
     const order = rows[0];
-    if (!order) return null;
+    if (!order) return;
     if (order.paid_at) {
       // Only confirmed -> finished moves between paid values; nothing else touches a sale.
       if (isPaidStatus(payment.status) && statusRank(payment.status) > statusRank(order.status)) {
@@ -81,7 +81,7 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
           payment.status,
         ]);
       }
-      return null;
+      return;
     }
     const { paid, problem } = paymentCovers(payment, {
       amount: Number(order.amount),
@@ -107,7 +107,16 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
           `Only ${allocated.rowCount} of ${order.lead_count} leads were available at payment`,
         ]);
       }
-      return order;
+      await queueSaleNotification(client, {
+        id: order.id,
+        leadTitle: order.lead_title,
+        packageType: order.package_type,
+        leadCount: order.lead_count,
+        amount: order.amount,
+        currency: order.currency,
+        paymentId: payment.paymentId,
+      });
+      return;
     }
     // A paid status that does not pay for the order (too little arrived, another currency) is
     // kept as partially_paid, so that no one reads the order as paid; the reason goes to the admin.
@@ -119,18 +128,5 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
         [orderId, status, payment.paymentId, payment.priceAmount, problem],
       );
     }
-    return null;
   });
-  if (sale) {
-    // Not awaited: a slow mail server must not delay the buyer or the provider's callback.
-    void notifySale({
-      id: sale.id,
-      leadTitle: sale.lead_title,
-      packageType: sale.package_type,
-      leadCount: sale.lead_count,
-      amount: sale.amount,
-      currency: sale.currency,
-      paymentId: payment.paymentId,
-    });
-  }
 }

@@ -1,6 +1,8 @@
 import "server-only";
 import { env } from "@/lib/env";
-import { sendMail, type Mail } from "@/lib/mail";
+import type { PoolClient } from "pg";
+import type { Mail } from "@/lib/mail";
+import { countRecentMails, queueMail } from "@/lib/mail/outbox";
 import type { StoredRequest } from "@/lib/requests/store";
 import { INDUSTRIES, PLATFORMS, ROLES } from "@/lib/schemas/custom-request";
 import { getNotificationRecipient } from "@/lib/settings";
@@ -43,15 +45,16 @@ export function notificationMail(request: StoredRequest, to: string): Mail {
 }
 
 /**
- * The requester's confirmation. It repeats only the choices, never the free-text message, so the
- * public form cannot be used to relay arbitrary text to someone else's address.
+ * The requester's confirmation. The address it goes to was never verified, so it carries nothing
+ * the requester typed (not their name, not their message): only our own text and the choices
+ * picked from our lists. The public form cannot relay anyone's words to someone else's inbox.
  */
 export function confirmationMail(request: StoredRequest): Mail {
   return {
     to: request.email,
     subject: "We've received your custom lead request",
     text: [
-      `Hi ${request.name},`,
+      "Hello,",
       "",
       "Thank you for your custom lead request. We've received it and will reply within 24 hours.",
       "",
@@ -69,24 +72,32 @@ export function confirmationMail(request: StoredRequest): Mail {
   };
 }
 
-/** Sends both mails; the notification only when the admin has notifications on. Never throws. */
-export async function sendRequestMails(request: StoredRequest, recipient: string | null): Promise<void> {
-  await Promise.all([
-    recipient ? sendMail(notificationMail(request, recipient)) : Promise.resolve(false),
-    sendMail(confirmationMail(request)),
-  ]);
-}
+export const CONFIRMATION_KIND = "request-confirmation";
+/** Confirmations one address receives per 24 hours, however many requests name it. */
+export const MAX_CONFIRMATIONS_PER_DAY = 3;
+// Namespace of the per-recipient lock (see lib/requests/store.ts for another).
+const CONFIRMATION_LOCK = 5_303;
 
 /**
- * Mails about a stored request without holding up the answer: the request is already safe in
- * the database, so a slow or failing SMTP server only costs a log line (sendMail logs failures,
- * and writes the mail to the log when SMTP_URL is unset).
+ * Queues the admin's notification (when notifications are on) and the requester's confirmation
+ * in the transaction that stores the request. The confirmation is skipped past the daily cap, and
+ * when another transaction is counting this recipient's confirmations right now: waiting for it
+ * would hold a database connection, and the other one confirms the same address anyway.
  */
-export function mailAboutRequestInBackground(request: StoredRequest): void {
-  void (async () => {
-    const recipient = await getNotificationRecipient();
-    await sendRequestMails(request, recipient);
-  })().catch((error: unknown) => {
-    console.error(`[custom-request] mails for request ${request.id} failed: ${(error as Error).message}`);
-  });
+export async function queueRequestMails(client: PoolClient, request: StoredRequest): Promise<void> {
+  const recipient = await getNotificationRecipient(client);
+  if (recipient) await queueMail(notificationMail(request, recipient), client, "request-notification");
+  const to = request.email.toLowerCase();
+  const { rows } = await client.query<{ locked: boolean }>(
+    "SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked",
+    [CONFIRMATION_LOCK, to],
+  );
+  if (!rows[0].locked) return;
+  if ((await countRecentMails(client, CONFIRMATION_KIND, to)) >= MAX_CONFIRMATIONS_PER_DAY) {
+    console.info(
+      `[custom-request] confirmation for request ${request.id} skipped: daily cap for its address`,
+    );
+    return;
+  }
+  await queueMail(confirmationMail(request), client, CONFIRMATION_KIND);
 }

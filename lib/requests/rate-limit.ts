@@ -10,11 +10,15 @@ type Queryable = Pick<Pool | PoolClient, "query">;
 
 const WINDOW_SQL = "interval '1 hour'";
 
-/** Throws 429 with Retry-After when the address already sent `limit` requests in the last hour. */
+/**
+ * Throws 429 with Retry-After when the address already sent `limit` requests in the last hour,
+ * counting `inFlight` more that are being received from it right now.
+ */
 export async function assertWithinRateLimit(
   client: Queryable,
   clientIp: string,
   limit: number,
+  inFlight = 0,
 ): Promise<void> {
   if (limit <= 0) return;
   const { rows } = await client.query<{ count: number; retry_after: number | null }>(
@@ -25,8 +29,9 @@ export async function assertWithinRateLimit(
     [clientIp],
   );
   const { count, retry_after } = rows[0];
-  if (count < limit) return;
-  const seconds = Math.max(1, retry_after ?? 3600);
+  if (count + inFlight < limit) return;
+  // Refused for uploads still in flight: a slot may free up as soon as one of them is refused.
+  const seconds = count < limit ? 30 : Math.max(1, retry_after ?? 3600);
   const minutes = Math.ceil(seconds / 60);
   throw new AppError(
     429,

@@ -1,5 +1,7 @@
 import "server-only";
+import { AppError } from "@/lib/api/errors";
 import { withTransaction } from "@/lib/db";
+import { queueRequestMails } from "@/lib/requests/mail";
 import type { CheckedFile } from "@/lib/requests/files";
 import { assertWithinRateLimit } from "@/lib/requests/rate-limit";
 import type { CustomRequest } from "@/lib/schemas/custom-request";
@@ -21,10 +23,12 @@ export type StoredRequest = {
 };
 
 /**
- * Stores a request and its files in one transaction: either everything is kept or nothing.
- * With a limit, the address's advisory lock serialises its concurrent submissions so the count
- * cannot be outrun. Raw SQL on the shared pool: BYTEA takes Buffers as they are, and the pool
- * queues callers under load instead of timing them out.
+ * Stores a request, its files and its mails in one transaction: either everything is kept or
+ * nothing. With a limit, the address's advisory lock serialises its submissions so the count
+ * cannot be outrun; it is only tried, never waited for (a waiting transaction would hold a
+ * database connection for as long as another upload takes): a second submission from the same
+ * address while one is being stored gets 429. Raw SQL on the shared pool: BYTEA takes Buffers as
+ * they are, and the pool queues callers under load (up to its connection timeout).
  */
 export async function storeCustomRequest(
   input: CustomRequest,
@@ -34,7 +38,18 @@ export async function storeCustomRequest(
 ): Promise<StoredRequest> {
   return withTransaction(async (client) => {
     if (limit > 0) {
-      await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [RATE_LIMIT_LOCK, clientIp]);
+      const { rows: lock } = await client.query<{ locked: boolean }>(
+        "SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked",
+        [RATE_LIMIT_LOCK, clientIp],
+      );
+      if (!lock[0].locked) {
+        throw new AppError(
+          429,
+          "Another request from your address is being stored. Please try again in a moment.",
+          undefined,
+          { "Retry-After": "5" },
+        );
+      }
       await assertWithinRateLimit(client, clientIp, limit);
     }
     const { rows } = await client.query<{ id: string; created_at: Date }>(
@@ -58,7 +73,7 @@ export async function storeCustomRequest(
         [id, file.fileName, file.contentType, file.size, file.data],
       );
     }
-    return {
+    const stored: StoredRequest = {
       id,
       createdAt,
       name: input.name,
@@ -69,5 +84,7 @@ export async function storeCustomRequest(
       message: input.message,
       attachments: files.map(({ fileName, contentType, size }) => ({ fileName, contentType, size })),
     };
+    await queueRequestMails(client, stored);
+    return stored;
   });
 }

@@ -14,7 +14,8 @@ import {
 } from "@/lib/schemas/custom-request";
 
 // Reads POST /api/custom-request bodies: JSON without files, or multipart streamed through busboy
-// with hard limits, so an oversized upload is refused as soon as it shows, never buffered whole.
+// with hard limits, so an oversized upload is refused as soon as it shows, never buffered whole,
+// and reading stops at the first refused file.
 
 const MAX_FIELD_BYTES = 64 * 1024;
 const MAX_FIELDS = 20;
@@ -79,15 +80,41 @@ function readMultipart(request: Request, contentType: string): Promise<Multipart
     const files: CheckedFile[] = [];
     const fileErrors: string[] = [];
     let settled = false;
+    let received = 0;
 
-    // Stops reading at the first broken limit: the rest of the body is never pulled in.
+    // Stops reading: the rest of the body is never pulled in.
+    const stopReading = () => {
+      source.unpipe(parser);
+      source.destroy();
+      // Without the rest of the body, busboy reports an unexpected end on the parser and on an
+      // open file stream: already answered, so those are ignored.
+      parser.on("error", () => undefined);
+    };
+    // At the first broken limit, the request fails.
     const fail = (error: AppError) => {
       if (settled) return;
       settled = true;
-      source.unpipe(parser);
-      source.destroy();
+      stopReading();
       reject(error);
     };
+    // At the first refused file, the request is answered with what was read so far: the fields
+    // before it are still checked, so every problem known is reported, and no later file is read.
+    const refuseFile = (problem: string) => {
+      if (settled) return;
+      settled = true;
+      stopReading();
+      fileErrors.push(problem);
+      resolve({ fields: formFields(raw), files, fileErrors });
+    };
+
+    // The total is capped on the bytes themselves: a missing or understated Content-Length
+    // (chunked uploads) must not let more through than the declared limit would.
+    source.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > MAX_MULTIPART_BYTES) {
+        fail(tooLarge(`The upload is too large: at most ${MAX_FILES} files of 10 MB each`));
+      }
+    });
 
     parser.on("field", (name, value, info) => {
       if (info.valueTruncated) return fail(tooLarge("A form field is too large", { [name]: "Too long" }));
@@ -95,6 +122,7 @@ function readMultipart(request: Request, contentType: string): Promise<Multipart
     });
 
     parser.on("file", (name, stream, info) => {
+      stream.on("error", () => undefined);
       const fileName = info.filename ?? "";
       if (name !== "files") {
         stream.resume();
@@ -104,8 +132,7 @@ function readMultipart(request: Request, contentType: string): Promise<Multipart
       if (!fileName) return void stream.resume();
       if (!hasAcceptedExtension(fileName)) {
         stream.resume();
-        fileErrors.push(`${fileName}: ${WRONG_TYPE}`);
-        return;
+        return refuseFile(`${fileName}: ${WRONG_TYPE}`);
       }
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -113,7 +140,8 @@ function readMultipart(request: Request, contentType: string): Promise<Multipart
       stream.on("end", () => {
         if (settled || stream.truncated) return;
         const checked = checkFile(fileName, Buffer.concat(chunks));
-        if ("reason" in checked) fileErrors.push(`${fileName}: ${checked.reason}`);
+        chunks.length = 0;
+        if ("reason" in checked) refuseFile(`${fileName}: ${checked.reason}`);
         else files.push(checked);
       });
     });
@@ -132,6 +160,12 @@ function readMultipart(request: Request, contentType: string): Promise<Multipart
     });
     source.pipe(parser);
   });
+}
+
+/** Whether the body is an upload (multipart), as opposed to a small JSON body. */
+export function isUpload(request: Request): boolean {
+  const mediaType = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  return mediaType === "multipart/form-data";
 }
 
 /** Reads and validates a submission; every problem found is reported at once as a 400. */

@@ -8,16 +8,20 @@ export const MIN_PASSWORD_LENGTH = 6;
 // bcrypt only looks at the first 72 bytes; refusing longer passwords avoids a false sense of strength.
 const MAX_PASSWORD_BYTES = 72;
 
+// A password of spaces alone is no password: refused before any comparison or hashing.
+const notBlank = (value: string) => value.trim().length > 0;
+
 export const loginSchema = z.object({
   email: z.string().trim().max(254).pipe(z.email("Enter a valid email address")),
-  password: z.string().min(1, "Password is required").max(200),
+  password: z.string().max(200).refine(notBlank, "Password is required"),
 });
 
 export const changePasswordSchema = z.object({
-  currentPassword: z.string().min(1, "Current password is required").max(200),
+  currentPassword: z.string().max(200).refine(notBlank, "Current password is required"),
   newPassword: z
     .string()
     .min(MIN_PASSWORD_LENGTH, `New password must be at least ${MIN_PASSWORD_LENGTH} characters long`)
+    .refine(notBlank, "New password must not be only spaces")
     .refine((value) => new TextEncoder().encode(value).length <= MAX_PASSWORD_BYTES, {
       message: `New password must be at most ${MAX_PASSWORD_BYTES} bytes long`,
     }),

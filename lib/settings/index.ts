@@ -1,5 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db";
+import type { PoolClient } from "pg";
+import { db, pool } from "@/lib/db";
 import { env } from "@/lib/env";
 import { decryptSecret } from "@/lib/settings/crypto";
 
@@ -22,11 +23,21 @@ export async function getNowPaymentsApiKey(): Promise<string | null> {
   return stored ?? env().NOWPAYMENTS_API_KEY ?? null;
 }
 
-/** Where system notifications go, or null when the admin turned them off. */
-export async function getNotificationRecipient(): Promise<string | null> {
-  const settings = await getSettings();
-  if (!settings.enableNotifications) return null;
-  if (settings.notificationEmail) return settings.notificationEmail;
-  const admin = await db().admin.findFirst({ select: { email: true }, orderBy: { createdAt: "asc" } });
-  return admin?.email ?? null;
+/**
+ * Where system notifications go, or null when the admin turned them off. Pass the transaction's
+ * client when inside one: asking the shared pool for a second connection while holding one can
+ * exhaust it under load, every holder waiting for a connection none will free.
+ */
+export async function getNotificationRecipient(
+  client: Pick<PoolClient, "query"> = pool(),
+): Promise<string | null> {
+  // Without a settings row yet, the defaults apply: notifications on, sent to the first admin.
+  const { rows } = await client.query<{ recipient: string | null }>(
+    `SELECT CASE WHEN COALESCE(s.enable_notifications, true)
+                 THEN COALESCE(s.notification_email, (SELECT email FROM admins ORDER BY created_at LIMIT 1))
+            END AS recipient
+       FROM (SELECT 1) AS one LEFT JOIN settings s ON s.id = $1`,
+    [SETTINGS_ID],
+  );
+  return rows[0]?.recipient ?? null;
 }

@@ -45,6 +45,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       NOWPAYMENTS_API_URL: nowpayments.url,
       NOWPAYMENTS_API_KEY: nowpayments.apiKey,
       NOWPAYMENTS_IPN_SECRET: nowpayments.ipnSecret,
+      // Every browser connects from 127.0.0.1: the tests act as one proxy and name distinct
+      // clients in X-Forwarded-For, so their rate limits do not add up.
+      TRUST_PROXY_HOPS: "1",
     },
   });
 

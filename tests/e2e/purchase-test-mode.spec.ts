@@ -13,6 +13,7 @@ test.beforeAll(async () => {
       DATABASE_URL: process.env.E2E_DATABASE_URL,
       APP_SECRET: process.env.E2E_APP_SECRET,
       PAYMENTS_TEST_MODE: "1",
+      ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1",
       SMTP_URL: "",
     },
     stdout: "ignore",

@@ -134,7 +134,10 @@ describe("bad input never causes a server error", () => {
                     headers: { "content-type": contentType, "x-nowpayments-sig": "abc" },
                     token,
                   }).then(async (response) => {
-                    if (response.status >= 500) {
+                    // 503 with Retry-After is the documented "busy" answer (uploads beyond the
+                    // concurrent cap, fired here all at once), not a failure.
+                    const busy = response.status === 503 && response.headers.has("retry-after");
+                    if (response.status >= 500 && !busy) {
                       seen.push(
                         `${response.status} for id=${id.slice(0, 20)} body=${String(body).slice(0, 40)} ${contentType}: ${(await response.text()).slice(0, 200)}`,
                       );

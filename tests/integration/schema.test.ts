@@ -122,11 +122,37 @@ describe("schema and migrations", () => {
     });
     expect(Buffer.from(attachment.data).toString()).toBe("%PDF");
 
-    const attempt = await prisma.loginAttempt.create({ data: { email: "a@b.c", ip: "::1", success: false } });
+    const attempt = await prisma.loginAttempt.create({
+      data: { email: "a@b.c", ip: "::1", success: false, device: "d1", throttled: true },
+    });
     expect(await prisma.loginAttempt.findUniqueOrThrow({ where: { id: attempt.id } })).toMatchObject({
       email: "a@b.c",
       success: false,
+      device: "d1",
+      throttled: true,
     });
+
+    const queued = await prisma.mailOutbox.create({
+      data: {
+        kind: "schema-test",
+        recipient: "a@b.c",
+        mail: { to: "a@b.c", subject: "s", text: "t" },
+        attempts: 2,
+        nextAttemptAt: verifiedAt,
+        lastError: "boom",
+        sentAt: verifiedAt,
+        status: "sent",
+      },
+    });
+    expect(await prisma.mailOutbox.findUniqueOrThrow({ where: { id: queued.id } })).toMatchObject({
+      kind: "schema-test",
+      mail: { to: "a@b.c", subject: "s", text: "t" },
+      attempts: 2,
+      nextAttemptAt: verifiedAt,
+      sentAt: verifiedAt,
+      status: "sent",
+    });
+    await prisma.mailOutbox.delete({ where: { id: queued.id } });
 
     await prisma.customRequest.delete({ where: { id: request.id } });
     expect(await prisma.attachment.count({ where: { requestId: request.id } })).toBe(0);

@@ -1,4 +1,4 @@
-// Starts the production build (`next start`) on loopback, for the browser tests and the benchmarks.
+// Starts the production build (scripts/server.mjs, as `npm start` does) on loopback, for the browser tests and the benchmarks.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 
@@ -18,7 +18,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const url = `http://127.0.0.1:${options.port}`;
   const child = spawn(
     process.execPath,
-    ["node_modules/next/dist/bin/next", "start", "-p", String(options.port), "-H", "127.0.0.1"],
+    ["scripts/server.mjs", "-p", String(options.port), "-H", "127.0.0.1"],
     {
       env: {
         ...process.env,

@@ -27,13 +27,16 @@ async function withAdmin<T>(fn: (client: Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** Creates an empty database with every migration applied. */
-export async function createTestDatabase(prefix = "leadmarket_test"): Promise<TestDatabase> {
+/** Creates an empty database with every migration applied (or none, for tests of migrating). */
+export async function createTestDatabase(
+  prefix = "leadmarket_test",
+  options: { migrate?: boolean } = {},
+): Promise<TestDatabase> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
   await withAdmin((client) => client.query(`CREATE DATABASE "${name}"`));
   const url = new URL(ADMIN_DATABASE_URL);
   url.pathname = `/${name}`;
-  await migrate(url.toString());
+  if (options.migrate ?? true) await migrate(url.toString());
   return {
     url: url.toString(),
     name,

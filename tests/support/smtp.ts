@@ -11,7 +11,8 @@ export type SmtpCatcher = {
   close: () => Promise<void>;
 };
 
-export async function startSmtpCatcher(): Promise<SmtpCatcher> {
+/** `port` 0 picks a free one; a fixed port lets a test stop the server and start it again. */
+export async function startSmtpCatcher(port = 0): Promise<SmtpCatcher> {
   const messages: ParsedMail[] = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
@@ -28,8 +29,8 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
         .catch(callback);
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const bound = (server.server.address() as AddressInfo).port;
   const waitFor: SmtpCatcher["waitFor"] = (match, timeoutMs = 5000) =>
     new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("No matching mail arrived in time")), timeoutMs);
@@ -45,7 +46,7 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
       check();
     });
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${bound}`,
     messages,
     waitFor,
     close: () => new Promise((resolve) => server.close(() => resolve())),

@@ -9,6 +9,9 @@ export default async function setup(): Promise<() => Promise<void>> {
     APP_SECRET: "test-secret-0123456789-0123456789-abcdef",
     NODE_ENV: "test",
     PUBLIC_BASE_URL: "http://localhost:3999",
+    // In-process calls have no socket: the tests stand in for one proxy and name each client
+    // in X-Forwarded-For.
+    TRUST_PROXY_HOPS: "1",
   });
   return () => database.drop();
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
+import { testPaymentsWarning } from "@/lib/production-rules";
 
 const base = { DATABASE_URL: "postgres://localhost/x" };
 
@@ -24,6 +25,36 @@ describe("parseEnv", () => {
 
   it("refuses production without APP_SECRET, with a clear message", () => {
     expect(() => parseEnv({ ...base, NODE_ENV: "production" })).toThrow(/APP_SECRET is required/);
+  });
+
+  const production = {
+    ...base,
+    NODE_ENV: "production",
+    APP_SECRET: "a".repeat(32),
+    PUBLIC_BASE_URL: "https://leads.example.com",
+  };
+
+  it("refuses production without PUBLIC_BASE_URL", () => {
+    expect(() => parseEnv({ ...production, PUBLIC_BASE_URL: "" })).toThrow(/PUBLIC_BASE_URL is required/);
+    expect(parseEnv(production).PUBLIC_BASE_URL).toBe("https://leads.example.com");
+  });
+
+  it("refuses test payments in production unless they are allowed explicitly", () => {
+    expect(() => parseEnv({ ...production, PAYMENTS_TEST_MODE: "1" })).toThrow(
+      /PAYMENTS_TEST_MODE=1 is refused/,
+    );
+    expect(
+      parseEnv({ ...production, PAYMENTS_TEST_MODE: "1", ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1" })
+        .paymentsTestMode,
+    ).toBe(true);
+    expect(parseEnv({ ...base, NODE_ENV: "development", PAYMENTS_TEST_MODE: "1" }).paymentsTestMode).toBe(
+      true,
+    );
+  });
+
+  it("has a loud warning for test payments, and none without them", () => {
+    expect(testPaymentsWarning(true)).toMatch(/TEST PAYMENTS ARE ON/);
+    expect(testPaymentsWarning(false)).toBeNull();
   });
 
   it("refuses a short APP_SECRET and names the variable", () => {

@@ -6,6 +6,9 @@ export async function GET(): Promise<Response> {
     await pool().query("SELECT 1");
     return Response.json({ status: "ok", database: "up" });
   } catch {
-    return Response.json({ status: "degraded", database: "down" }, { status: 503 });
+    return Response.json(
+      { status: "degraded", database: "down" },
+      { status: 503, headers: { "Retry-After": "5" } },
+    );
   }
 }

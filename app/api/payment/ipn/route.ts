@@ -1,4 +1,5 @@
 import { route } from "@/lib/api/handler";
+import { readBoundedText } from "@/lib/api/body";
 import { badRequest, unauthorized } from "@/lib/api/errors";
 import { env } from "@/lib/env";
 import { verifyIpnSignature } from "@/lib/payments/ipn";
@@ -9,7 +10,8 @@ import { providerPaymentSchema } from "@/lib/payments/provider";
 export const POST = route({}, async ({ request }) => {
   const secret = env().NOWPAYMENTS_IPN_SECRET;
   if (!secret) throw unauthorized("Payment callbacks are not configured");
-  const text = await request.text();
+  // Bounded like every JSON body: the signature can only be checked after the body is read.
+  const text = await readBoundedText(request);
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -1,0 +1,160 @@
+import "server-only";
+import type { Pool, PoolClient } from "pg";
+import { afterCommit, pool, withTransaction } from "@/lib/db";
+import { transmit, type Mail } from "@/lib/mail";
+
+// The mail outbox. A mail is a row written in the same transaction as what caused it (a sale, a
+// request), so it exists exactly when its cause does, and an SMTP outage only delays it. The
+// worker claims due rows with FOR UPDATE SKIP LOCKED, so with several app instances each row is
+// sent by one of them, once; a failed attempt is retried with a growing delay for up to 24 hours.
+
+type Queryable = Pick<Pool | PoolClient, "query">;
+
+const GIVE_UP_AFTER_HOURS = 24;
+const FIRST_RETRY_SECONDS = 5;
+const MAX_RETRY_SECONDS = 3600;
+const POLL_MS = 2000;
+// Mails in flight at once per process, each holding one pooled database connection meanwhile.
+const SENDERS = 3;
+
+type StoredMail = Omit<Mail, "attachments"> & {
+  attachments?: { filename: string; content: string; contentType?: string }[];
+};
+
+function encode(mail: Mail): StoredMail {
+  return {
+    ...mail,
+    attachments: mail.attachments?.map((file) => ({ ...file, content: file.content.toString("base64") })),
+  };
+}
+
+function decode(stored: StoredMail): Mail {
+  return {
+    ...stored,
+    attachments: stored.attachments?.map((file) => ({
+      ...file,
+      content: Buffer.from(file.content, "base64"),
+    })),
+  };
+}
+
+/**
+ * Stores a mail for delivery. Inside a transaction pass its client (the `client` of
+ * withTransaction) so the mail is kept or dropped with the rest; without one it is stored at once.
+ * `kind` names the mail for per-recipient caps (see countRecentMails) and the log.
+ */
+export async function queueMail(mail: Mail, tx?: Queryable, kind = "notification"): Promise<void> {
+  await (tx ?? pool()).query("INSERT INTO mail_outbox (kind, recipient, mail) VALUES ($1, $2, $3)", [
+    kind,
+    mail.to.toLowerCase(),
+    JSON.stringify(encode(mail)),
+  ]);
+  // Sent as soon as the row is visible: after the caller's commit, or at once without a transaction.
+  // The poll (started here too, for processes that never called startOutboxWorker) retries.
+  startOutboxWorker();
+  if (!tx || !afterCommit(tx, () => scheduleDelivery(0))) scheduleDelivery(0);
+}
+
+/** How many mails of this kind were queued for this recipient in the last 24 hours. */
+export async function countRecentMails(client: Queryable, kind: string, recipient: string): Promise<number> {
+  const { rows } = await client.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM mail_outbox
+      WHERE kind = $1 AND recipient = $2 AND created_at > now() - interval '24 hours'`,
+    [kind, recipient.toLowerCase()],
+  );
+  return rows[0].count;
+}
+
+type Row = {
+  id: string;
+  kind: string;
+  recipient: string;
+  mail: StoredMail;
+  attempts: number;
+  expired: boolean;
+};
+
+/** Sends the next due mail, if any; answers whether there was one. */
+async function deliverNext(): Promise<boolean> {
+  return withTransaction(async (client) => {
+    const { rows } = await client.query<Row>(
+      `SELECT id, kind, recipient, mail, attempts,
+              created_at < now() - make_interval(hours => $1::int) AS expired
+         FROM mail_outbox
+        WHERE status = 'pending' AND next_attempt_at <= now()
+        ORDER BY next_attempt_at, id
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED`,
+      [GIVE_UP_AFTER_HOURS],
+    );
+    const row = rows[0];
+    if (!row) return false;
+    const mail = decode(row.mail);
+    try {
+      const sent = await transmit(mail);
+      await client.query(
+        "UPDATE mail_outbox SET status = $2, attempts = attempts + 1, sent_at = now(), last_error = NULL WHERE id = $1",
+        [row.id, sent ? "sent" : "logged"],
+      );
+    } catch (error) {
+      const message = (error as Error).message;
+      console.error(`[mail] sending "${mail.subject}" to ${mail.to} failed: ${message}`);
+      if (row.expired) {
+        console.error(
+          `[mail] gave up on ${row.kind} mail ${row.id} to ${mail.to} after ${GIVE_UP_AFTER_HOURS} h`,
+        );
+      }
+      const delay = Math.min(FIRST_RETRY_SECONDS * 2 ** row.attempts, MAX_RETRY_SECONDS);
+      await client.query(
+        `UPDATE mail_outbox SET attempts = attempts + 1, last_error = $2, status = $3,
+                next_attempt_at = now() + make_interval(secs => $4::int)
+          WHERE id = $1`,
+        [row.id, message.slice(0, 1000), row.expired ? "failed" : "pending", delay],
+      );
+    }
+    return true;
+  });
+}
+
+let running = false;
+let again = false;
+let outageReported = false;
+let timer: NodeJS.Timeout | undefined;
+
+/** Delivers every due mail; overlapping calls fold into one more pass. */
+async function deliverDueMails(): Promise<void> {
+  if (running) {
+    again = true;
+    return;
+  }
+  running = true;
+  try {
+    const drain = async () => {
+      while (await deliverNext());
+    };
+    do {
+      again = false;
+      await Promise.all(Array.from({ length: SENDERS }, drain));
+    } while (again);
+    outageReported = false;
+  } catch (error) {
+    // The database may be down: the rows wait, and the next poll tries again. Said once per
+    // outage, not at every poll.
+    if (!outageReported) console.error(`[mail] outbox pass failed: ${(error as Error).message}`);
+    outageReported = true;
+  } finally {
+    running = false;
+  }
+}
+
+function scheduleDelivery(delayMs: number): void {
+  setTimeout(() => void deliverDueMails(), delayMs).unref();
+}
+
+/** Starts polling the outbox (once per process); the server calls it at start, for mails left over. */
+export function startOutboxWorker(): void {
+  if (timer) return;
+  timer = setInterval(() => void deliverDueMails(), POLL_MS);
+  timer.unref();
+  scheduleDelivery(0);
+}

@@ -1,0 +1,55 @@
+// The production HTTP server: Next.js's request handler behind a plain Node server, which answers
+// 400 for a malformed URL and stamps each request with the TCP peer's address
+// (lib/api/client-address.ts reads it). Route handlers
+// cannot see the socket, and Next.js keeps a client's own X-Forwarded-For as it is, so without
+// this a client could choose the address its rate limits are counted under.
+// Usage: node scripts/server.mjs [-p port] [-H hostname]; reads NEXT_DIST_DIR through next.config.ts.
+import { createServer } from "node:http";
+import next from "next";
+
+const SOCKET_ADDRESS_HEADER = "x-leadmarket-socket-address";
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const index = args.indexOf(name);
+  return index >= 0 && args[index + 1] ? args[index + 1] : fallback;
+};
+const port = Number(option("-p", process.env.PORT || "3000"));
+// Without -H, every interface (IPv4 and IPv6), as `next start` does.
+const hostname = option("-H", undefined);
+
+const app = next({ dev: false, hostname: hostname ?? "localhost", port });
+await app.prepare();
+const handle = app.getRequestHandler();
+
+/** Whether the path is valid percent-encoding; Next.js's own decoding of it would answer 500. */
+function wellFormedPath(url) {
+  try {
+    decodeURIComponent((url ?? "/").split("?")[0]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const server = createServer((request, response) => {
+  if (!wellFormedPath(request.url)) {
+    // Checked here rather than in a Next.js proxy: a proxy makes Next buffer every matched
+    // request's body (and cut it at 10 MB), which uploads and imports cannot afford.
+    response.writeHead(400, { "content-type": "application/json", "x-content-type-options": "nosniff" });
+    response.end(JSON.stringify({ success: false, message: "Malformed URL" }));
+    return;
+  }
+  request.headers[SOCKET_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
+  void handle(request, response);
+});
+const ready = () => console.log(` ✓ Ready on http://${hostname ?? "localhost"}:${port}`);
+if (hostname) server.listen(port, hostname, ready);
+else server.listen(port, ready);
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  });
+}
