@@ -11,7 +11,6 @@ export type SaleSummary = {
   leadCount: number;
   amount: string;
   currency: string;
-  paymentId: string;
 };
 
 /** Tells the admin about a confirmed sale. Never throws: a mail problem must not touch the sale. */
@@ -30,7 +29,6 @@ export async function notifySale(sale: SaleSummary): Promise<void> {
         `Category: ${sale.leadTitle}`,
         `Package: ${pkg?.name ?? sale.packageType} (${sale.leadCount.toLocaleString("en-US")} leads)`,
         `Amount: ${price}`,
-        `Payment ID: ${sale.paymentId}`,
         `Order: ${sale.id}`,
         "",
         `Dashboard: ${env().PUBLIC_BASE_URL}/admin/dashboard`,
