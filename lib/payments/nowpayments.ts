@@ -38,7 +38,12 @@ export class NowPaymentsProvider implements PaymentProvider {
 
   // `label` names the call in errors without the ids in its path: a payment id is the buyer's
   // secret and must not reach a log.
-  private async request(method: "GET" | "POST", path: string, label: string, body?: object): Promise<unknown> {
+  private async request(
+    method: "GET" | "POST",
+    path: string,
+    label: string,
+    body?: object,
+  ): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${this.baseUrl.replace(/\/+$/, "")}${path}`, {

@@ -52,7 +52,8 @@ export type OrderView = {
   actuallyPaidFiat: number | null;
 };
 
-type OrderWhere = { id: string } | { downloadKey: string } | { providerPaymentId: string } | { invoiceId: string };
+type OrderWhere =
+  { id: string } | { downloadKey: string } | { providerPaymentId: string } | { invoiceId: string };
 
 type OrderViewRow = Omit<OrderView, "amount" | "actuallyPaidFiat"> & {
   amount: { toNumber(): number };

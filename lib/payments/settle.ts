@@ -59,7 +59,12 @@ type LockedOrder = {
 type Queryable = Pick<PoolClient, "query">;
 
 /** Adds a line to the order's status history (the admin's order detail). */
-export async function recordEvent(client: Queryable, orderId: string, status: string, note = ""): Promise<void> {
+export async function recordEvent(
+  client: Queryable,
+  orderId: string,
+  status: string,
+  note = "",
+): Promise<void> {
   await client.query("INSERT INTO order_events (order_id, status, note) VALUES ($1, $2, $3)", [
     orderId,
     status,
@@ -118,7 +123,14 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
         `UPDATE orders SET status = $2, provider_payment_id = ${PAYMENT_ID_SQL}, paid_amount = $4,
            paid_at = now(), download_expires_at = now() + make_interval(days => $5), last_error = NULL,
            ${RECEIVED_SQL}, updated_at = now() WHERE id = $1`,
-        [orderId, payment.status, payment.paymentId, payment.priceAmount, DOWNLOAD_DAYS, ...receivedParams(payment)],
+        [
+          orderId,
+          payment.status,
+          payment.paymentId,
+          payment.priceAmount,
+          DOWNLOAD_DAYS,
+          ...receivedParams(payment),
+        ],
       );
       await recordEvent(client, orderId, payment.status, "Paid");
       const allocated = await client.query(

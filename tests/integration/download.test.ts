@@ -183,9 +183,7 @@ describe("GET /api/leads/download/{paymentId}", () => {
     expect(xlsx.response.headers.get("content-type")).toBe(
       "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     );
-    expect(xlsx.response.headers.get("content-disposition")).toBe(
-      `attachment; filename="leads-${key}.xlsx"`,
-    );
+    expect(xlsx.response.headers.get("content-disposition")).toBe(`attachment; filename="leads-${key}.xlsx"`);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
     const sheet = workbook.getWorksheet("Leads")!;

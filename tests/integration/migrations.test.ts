@@ -68,7 +68,10 @@ describe("migration runner", () => {
     const { mkdtemp, mkdir, copyFile } = await import("node:fs/promises");
     const dir = await mkdtemp("/tmp/migrations-");
     await mkdir(`${dir}/20261121000000_init`);
-    await copyFile(`${MIGRATIONS_DIR}/20261121000000_init/migration.sql`, `${dir}/20261121000000_init/migration.sql`);
+    await copyFile(
+      `${MIGRATIONS_DIR}/20261121000000_init/migration.sql`,
+      `${dir}/20261121000000_init/migration.sql`,
+    );
     await migrate(database.url, dir);
     const client = new Client({ connectionString: database.url });
     await client.connect();

@@ -73,7 +73,10 @@ async function buy(categoryId = marketing, extra: Record<string, unknown> = {}) 
 const order = (downloadKey: string) => db().order.findUniqueOrThrow({ where: { downloadKey } });
 const invoiceOf = async (downloadKey: string) => (await order(downloadKey)).invoiceId!;
 const check = (id: string, address = nextAddress()) =>
-  callJson<Status>(status, `/api/payment/status/${id}`, { params: { id }, headers: { "x-forwarded-for": address } });
+  callJson<Status>(status, `/api/payment/status/${id}`, {
+    params: { id },
+    headers: { "x-forwarded-for": address },
+  });
 // The provider is asked about one id at most once a minute; this lets that minute pass.
 const aMinutePasses = () => pool().query("DELETE FROM throttle_events WHERE true");
 const sendIpn = (body: string, signature?: string) =>
@@ -318,7 +321,11 @@ describe("payment status and settlement", () => {
     const payment = standin.pay(await invoiceOf(created.paymentId), { status: "sending" });
     const signed = standin.signedIpn(payment.payment_id);
     expect((await sendIpn(signed.body, signed.signature)).status).toBe(200);
-    expect((await check(created.paymentId)).body).toMatchObject({ status: "sending", amount: 10, paid: true });
+    expect((await check(created.paymentId)).body).toMatchObject({
+      status: "sending",
+      amount: 10,
+      paid: true,
+    });
     // finished still follows sending; confirmed no longer moves it back.
     for (const next of ["finished", "confirmed"]) {
       const late = standin.signedIpn(payment.payment_id, { payment_status: next });
@@ -480,7 +487,10 @@ describe("downloads tied to payment", () => {
     const signed = standin.signedIpn(payment.payment_id);
     expect((await sendIpn(signed.body, signed.signature)).status).toBe(200);
     const get = (id: string) =>
-      call(download, `/api/leads/download/${id}`, { params: { id }, headers: { "x-forwarded-for": nextAddress() } });
+      call(download, `/api/leads/download/${id}`, {
+        params: { id },
+        headers: { "x-forwarded-for": nextAddress() },
+      });
     for (const providerId of [invoiceId, String(payment.payment_id)]) {
       const refused = await get(providerId);
       expect(refused.status).toBe(404);
@@ -493,7 +503,9 @@ describe("downloads tied to payment", () => {
     }
     const byKey = await get(victim.paymentId);
     expect(byKey.status).toBe(200);
-    expect(byKey.headers.get("content-disposition")).toBe(`attachment; filename="leads-${victim.paymentId}.csv"`);
+    expect(byKey.headers.get("content-disposition")).toBe(
+      `attachment; filename="leads-${victim.paymentId}.csv"`,
+    );
     expect(byKey.headers.get("referrer-policy")).toBe("no-referrer");
     expect((await byKey.text()).trimEnd().split("\r\n")).toHaveLength(1001);
     // Status by provider id still works, and answers status and amount only (never the key).
@@ -508,7 +520,10 @@ describe("limits", () => {
     const address = nextAddress();
     const before = standin.paymentLookups();
     const get = (id: string) =>
-      call(download, `/api/leads/download/${id}`, { params: { id }, headers: { "x-forwarded-for": address } });
+      call(download, `/api/leads/download/${id}`, {
+        params: { id },
+        headers: { "x-forwarded-for": address },
+      });
     for (let i = 0; i < 30; i += 1) {
       expect((await get(String(5_000_000_000 + i * 7919))).status).toBe(404);
     }

@@ -8,5 +8,7 @@ export const dynamic = "force-dynamic";
 // GET /api/orders/{key} - the buyer's order by its download key
 export const GET = route({ params: orderKeyParams }, async ({ params, request }) => {
   const summary = await orderSummary(params.key, { clientIp: clientAddress(request.headers) });
-  return Response.json(summary, { headers: { "cache-control": "no-store", "referrer-policy": "no-referrer" } });
+  return Response.json(summary, {
+    headers: { "cache-control": "no-store", "referrer-policy": "no-referrer" },
+  });
 });

@@ -6,7 +6,10 @@ import { paymentIdParams, paymentStatusQuery } from "@/lib/schemas/payment";
 export const dynamic = "force-dynamic";
 
 // GET /api/payment/status/{id} - status and amount by download key, provider payment id or invoice id
-export const GET = route({ params: paymentIdParams, query: paymentStatusQuery }, async ({ params, query, request }) => {
-  const answer = await paymentStatus(params.id, { clientIp: clientAddress(request.headers) }, query.NP_id);
-  return Response.json(answer, { headers: { "cache-control": "no-store" } });
-});
+export const GET = route(
+  { params: paymentIdParams, query: paymentStatusQuery },
+  async ({ params, query, request }) => {
+    const answer = await paymentStatus(params.id, { clientIp: clientAddress(request.headers) }, query.NP_id);
+    return Response.json(answer, { headers: { "cache-control": "no-store" } });
+  },
+);
