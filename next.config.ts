@@ -26,6 +26,12 @@ const securityHeaders = [
     : []),
 ];
 
+const privateHeaders = [
+  { key: "Referrer-Policy", value: "no-referrer" },
+  { key: "Cache-Control", value: "no-store" },
+  { key: "X-Robots-Tag", value: "noindex, nofollow" },
+];
+
 const nextConfig: NextConfig = {
   // Lets several builds (e.g. a test build beside a dev server) coexist in one checkout.
   distDir: process.env.NEXT_DIST_DIR || ".next",
@@ -42,7 +48,12 @@ const nextConfig: NextConfig = {
   // for a render-blocking request.
   experimental: { inlineCss: true },
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders }];
+    return [
+      { source: "/:path*", headers: securityHeaders },
+      // Addresses holding a secret (an order's download key, a sign-in token): no referrer to any
+      // other site, no caching, no indexing. Listed after the site-wide headers, so they win.
+      ...["/order/:key", "/orders"].map((source) => ({ source, headers: privateHeaders })),
+    ];
   },
 };
 
