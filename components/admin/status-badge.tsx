@@ -1,12 +1,12 @@
 import { Badge } from "@/components/ui/badge";
+import { isClosedStatus } from "@/lib/payments/status";
 import { isConfirmed, REQUEST_STATUS_LABELS } from "@/components/admin/format";
 
 export function SaleStatusBadge({ status }: { status: string }) {
-  return isConfirmed(status) ? (
-    <Badge variant="success">confirmed</Badge>
-  ) : (
-    <Badge variant="warning">{status || "pending"}</Badge>
-  );
+  if (isConfirmed(status)) return <Badge variant="success">confirmed</Badge>;
+  // A checkout that ended unpaid is no open sale: shown muted, not as a warning.
+  if (isClosedStatus(status)) return <Badge variant="secondary">{status}</Badge>;
+  return <Badge variant="warning">{status || "pending"}</Badge>;
 }
 
 export function RequestStatusBadge({ status }: { status: string }) {
