@@ -32,6 +32,11 @@ const { db, pool } = await import("@/lib/db");
 const { ordersForToken, signOrdersToken } = await import("@/lib/orders/lookup");
 const { expireStaleOrders, reconcilePendingOrders } = await import("@/lib/orders/maintenance");
 const { getStats } = await import("@/lib/admin/stats");
+const { signAdminToken } = await import("@/lib/auth/session");
+const { GET: salesList } = await import("@/app/api/admin/sales/route");
+const { GET: saleDetail } = await import("@/app/api/admin/sales/[id]/route");
+const { POST: recheck } = await import("@/app/api/admin/sales/[id]/recheck/route");
+const { POST: resendReceipt } = await import("@/app/api/admin/sales/[id]/resend-receipt/route");
 const { createCategoryWithLeads } = await import("@/prisma/demo-data");
 
 type Created = { success: boolean; paymentId: string; invoiceUrl: string };
@@ -282,5 +287,111 @@ describe("pending orders over time", () => {
     expect(row.paidAt).not.toBeNull();
     expect(row.checkedAt).not.toBeNull();
     await smtp.waitFor((m) => [m.to].flat().some((to) => to?.text === "late@example.com"));
+  });
+});
+
+describe("the admin's Sales tab", () => {
+  let token: string;
+  beforeAll(async () => {
+    const admin = await db().admin.create({
+      data: { email: "orders-admin@example.com", passwordHash: "x" },
+      select: { id: true, passwordChangedAt: true },
+    });
+    token = await signAdminToken(admin);
+  });
+
+  it("filters by status and shows an order in full without its download key", async () => {
+    const key = await buy("detail@example.com");
+    const payment = await pay(key);
+    const row = await orderOf(key);
+    const stale = await buy();
+    await expireStaleOrders(new Date(Date.now() + 25 * HOUR));
+
+    type Sale = { _id: string; paymentId: string; status: string };
+    const confirmed = await callJson<Sale[]>(salesList, "/api/admin/sales?status=confirmed&pageSize=500", {
+      token,
+    });
+    expect(confirmed.body.every((sale) => sale.status === "confirmed")).toBe(true);
+    expect(confirmed.body.find((sale) => sale._id === row.id)?.paymentId).toBe(String(payment.payment_id));
+    const expired = await callJson<Sale[]>(salesList, "/api/admin/sales?status=expired&pageSize=500", {
+      token,
+    });
+    expect(expired.body.map((sale) => sale._id)).toContain((await orderOf(stale)).id);
+    expect(expired.body.every((sale) => sale.status === "expired")).toBe(true);
+    const pending = await callJson<Sale[]>(salesList, "/api/admin/sales?status=pending&pageSize=500", {
+      token,
+    });
+    expect(pending.body.some((sale) => ["expired", "cancelled", "confirmed"].includes(sale.status))).toBe(
+      false,
+    );
+    expect((await callJson(salesList, "/api/admin/sales?status=bogus", { token })).status).toBe(400);
+
+    const detail = await callJson<Record<string, unknown>>(saleDetail, `/api/admin/sales/${row.id}`, {
+      params: { id: row.id },
+      token,
+    });
+    expect(detail.body).toMatchObject({
+      _id: row.id,
+      status: "confirmed",
+      buyerEmail: "detail@example.com",
+      invoiceId: row.invoiceId,
+      providerPaymentId: String(payment.payment_id),
+      payCurrency: "usdttrc20",
+      actuallyPaid: 5,
+    });
+    expect((detail.body.history as { status: string }[]).map((event) => event.status)).toEqual([
+      "pending",
+      "finished",
+    ]);
+    const lists = JSON.stringify([detail.body, confirmed.body, expired.body, pending.body]);
+    expect(lists).not.toContain(key);
+    expect(
+      (await callJson(saleDetail, `/api/admin/sales/${row.id}`, { params: { id: row.id } })).status,
+    ).toBe(401);
+  });
+
+  it("rechecks a pending order with the provider and resends a receipt", async () => {
+    const key = await buy("resend@example.com");
+    const payment = standin.pay((await orderOf(key)).invoiceId!, { status: "waiting" });
+    await callJson(status, `/api/payment/status/${key}?NP_id=${payment.payment_id}`, { params: { id: key } });
+    const { id } = await orderOf(key);
+    const early = await callJson(resendReceipt, `/api/admin/sales/${id}/resend-receipt`, {
+      method: "POST",
+      params: { id },
+      token,
+    });
+    expect(early.status).toBe(409);
+
+    standin.setStatus(payment.payment_id, "finished");
+    await pool().query("DELETE FROM throttle_events WHERE true");
+    const rechecked = await callJson<{ status: string }>(recheck, `/api/admin/sales/${id}/recheck`, {
+      method: "POST",
+      params: { id },
+      token,
+    });
+    expect(rechecked.body.status).toBe("confirmed");
+    await smtp.waitFor((m) => [m.to].flat().some((to) => to?.text === "resend@example.com"));
+
+    const resent = await callJson<{ receiptSentAt: string }>(
+      resendReceipt,
+      `/api/admin/sales/${id}/resend-receipt`,
+      {
+        method: "POST",
+        params: { id },
+        token,
+      },
+    );
+    expect(resent.status).toBe(200);
+    const receipts = mailsTo("resend@example.com");
+    expect(receipts).toHaveLength(2);
+    expect(receipts[1].text).toContain(`http://localhost:3999/order/${key}`);
+
+    const noPayment = (await orderOf(await buy())).id;
+    const refused = await callJson(recheck, `/api/admin/sales/${noPayment}/recheck`, {
+      method: "POST",
+      params: { id: noPayment },
+      token,
+    });
+    expect(refused.status).toBe(409);
   });
 });
