@@ -18,6 +18,7 @@ const schema = z.object({
   SMTP_URL: z.string().min(1).optional(),
   MAIL_FROM: z.string().min(1).default("LeadMarket <no-reply@leadmarket.local>"),
   CUSTOM_REQUEST_LIMIT: z.coerce.number().int().min(0).default(20),
+  ORDER_CREATE_LIMIT: z.coerce.number().int().min(0).default(10),
 });
 
 export type Env = Omit<z.infer<typeof schema>, "APP_SECRET" | "PUBLIC_BASE_URL" | "PAYMENTS_TEST_MODE"> & {

@@ -45,6 +45,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       NOWPAYMENTS_API_URL: nowpayments.url,
       NOWPAYMENTS_API_KEY: nowpayments.apiKey,
       NOWPAYMENTS_IPN_SECRET: nowpayments.ipnSecret,
+      // Every browser test buys from 127.0.0.1; the limit itself is tested in integration.
+      ORDER_CREATE_LIMIT: "100",
     },
   });
 
