@@ -16,7 +16,8 @@ import { isFinalStatus } from "@/lib/payments/status";
 //
 // An order is named three ways: its download key (the buyer's secret: downloads, order page,
 // status), the provider's invoice id and the provider's payment id (NP_id). Provider ids are
-// guessable (large increasing numbers), so they answer status and amount only, never a download.
+// guessable (large increasing numbers), so they answer status and amount only, never a download,
+// and only once stored (by a callback, or by the returning tab's key + NP_id).
 
 export const orderViewSelect = {
   id: true,
@@ -247,10 +248,10 @@ async function applyToItsOrder(payment: ProviderPayment): Promise<string | null>
 }
 
 /**
- * Asks the provider about a payment id we have not stored (at most once a minute per id). Answers
- * the payment, or null when the provider does not know it or was asked too recently.
+ * Asks the provider about the NP_id a returning tab brought with its key (at most once a minute per
+ * id). Answers the payment, or null when the provider does not know it or was asked too recently.
  */
-async function fetchUnstoredPayment(
+async function fetchReturnedPayment(
   provider: PaymentProvider,
   paymentId: string,
 ): Promise<ProviderPayment | null> {
@@ -280,10 +281,11 @@ async function findForStatus(id: string): Promise<OrderView | null> {
 /**
  * Finds the order behind an id and, when it is not final yet, brings it up to date with the
  * provider. `returnedPaymentId` is the NP_id a returning tab carries with the key: the provider
- * is asked about it and it is kept only when the provider says it pays this very order.
- * An id we have never seen costs the caller one of their unknown lookups; only one shaped like
- * a provider payment id is worth a provider call, and it is accepted only when the provider says
- * it belongs to one of our orders (same order id and, when reported, the same invoice).
+ * is asked about it and it is kept only when the provider says it pays this very order (same
+ * order id and, when reported, the same invoice).
+ * An id we have never seen is answered from the database alone and costs the caller one of their
+ * unknown lookups: the provider is only ever asked about payment ids tied to a known order, so
+ * walking ids costs no provider calls at all.
  */
 export async function resolveOrder(
   id: string,
@@ -291,24 +293,20 @@ export async function resolveOrder(
   returnedPaymentId?: string,
 ): Promise<OrderView | null> {
   const known = await findForStatus(id);
-  if (known) {
-    if (isFinalStatus(known.status, known.paidAt !== null)) return known;
-    const provider = await getPaymentProvider();
-    if (!provider) return known;
-    if (returnedPaymentId && !known.providerPaymentId && known.downloadKey === id) {
-      const payment = await fetchUnstoredPayment(provider, returnedPaymentId);
-      if (payment?.orderId !== known.id) return known;
-      await applyToItsOrder(payment);
-      return findOrder({ id: known.id });
-    }
-    return refreshFromProvider(known, provider);
+  if (!known) {
+    await countUnknownLookup(caller);
+    return null;
   }
-  await countUnknownLookup(caller);
+  if (isFinalStatus(known.status, known.paidAt !== null)) return known;
   const provider = await getPaymentProvider();
-  if (!provider) return null;
-  const payment = await fetchUnstoredPayment(provider, id);
-  const orderId = payment ? await applyToItsOrder(payment) : null;
-  return orderId ? findOrder({ id: orderId }) : null;
+  if (!provider) return known;
+  if (returnedPaymentId && !known.providerPaymentId && known.downloadKey === id) {
+    const payment = await fetchReturnedPayment(provider, returnedPaymentId);
+    if (payment?.orderId !== known.id) return known;
+    await applyToItsOrder(payment);
+    return findOrder({ id: known.id });
+  }
+  return refreshFromProvider(known, provider);
 }
 
 export type PaymentStatusAnswer = { success: true; status: string; amount: number; paid: boolean };

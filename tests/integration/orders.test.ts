@@ -273,10 +273,7 @@ describe("pending orders over time", () => {
   it("re-checks pending orders with a known payment id in the background", async () => {
     const key = await buy("late@example.com");
     const payment = standin.pay((await orderOf(key)).invoiceId!, { status: "waiting" });
-    await callJson(status, `/api/payment/status/${payment.payment_id}`, {
-      params: { id: String(payment.payment_id) },
-      headers: { "x-forwarded-for": nextAddress() },
-    });
+    await callJson(status, `/api/payment/status/${key}?NP_id=${payment.payment_id}`, { params: { id: key } });
     expect((await orderOf(key)).status).toBe("waiting");
     // The callback is lost; the provider finishes the payment.
     standin.setStatus(payment.payment_id, "finished");

@@ -77,6 +77,12 @@ const check = (id: string, address = nextAddress()) =>
     params: { id },
     headers: { "x-forwarded-for": address },
   });
+/** The returning tab's check: its key with the NP_id the provider appended. */
+const checkReturn = (key: string, npId: string | number) =>
+  callJson<Status>(status, `/api/payment/status/${key}?NP_id=${npId}`, {
+    params: { id: key },
+    headers: { "x-forwarded-for": nextAddress() },
+  });
 // The provider is asked about one id at most once a minute; this lets that minute pass.
 const aMinutePasses = () => pool().query("DELETE FROM throttle_events WHERE true");
 const sendIpn = (body: string, signature?: string) =>
@@ -237,7 +243,9 @@ describe("payment status and settlement", () => {
 
     const payment = standin.pay(invoiceId, { status: "waiting" });
     const npId = String(payment.payment_id);
-    const waiting = await check(npId);
+    // Unknown to us until the returning tab brings it with the key.
+    expect((await check(npId)).status).toBe(404);
+    const waiting = await checkReturn(created.paymentId, npId);
     expect(waiting.body).toMatchObject({ status: "waiting", amount: 0, paid: false });
     expect((await order(created.paymentId)).providerPaymentId).toBe(npId);
 
@@ -290,7 +298,7 @@ describe("payment status and settlement", () => {
     const short = await buy(marketing, { packageType: "starter" });
     const underpaid = standin.pay(await invoiceOf(short.paymentId), { status: "confirmed", paidRatio: 0.5 });
     // Not shown as a paid status: the buyer's page must not read it as complete.
-    expect((await check(String(underpaid.payment_id))).body).toMatchObject({
+    expect((await checkReturn(short.paymentId, underpaid.payment_id)).body).toMatchObject({
       status: "partially_paid",
       amount: 0,
       paid: false,
@@ -310,7 +318,7 @@ describe("payment status and settlement", () => {
 
     const cheap = await buy();
     const lowPrice = standin.pay(await invoiceOf(cheap.paymentId), { status: "finished", priceAmount: 1 });
-    const cheapAnswer = await check(String(lowPrice.payment_id));
+    const cheapAnswer = await checkReturn(cheap.paymentId, lowPrice.payment_id);
     expect(cheapAnswer.body).toMatchObject({ status: "partially_paid", paid: false });
     expect(cheapAnswer.body.amount).toBeLessThan(10);
     expect(await allocated((await order(cheap.paymentId)).id)).toBe(0);
@@ -350,8 +358,15 @@ describe("payment status and settlement", () => {
     const payment = standin.pay(await invoiceOf(other.paymentId));
     // The provider claims this payment is for `mine`'s order but from `other`'s invoice.
     payment.order_id = (await order(mine.paymentId)).id;
-    expect((await check(String(payment.payment_id))).status).toBe(404);
-    expect((await order(mine.paymentId)).paidAt).toBeNull();
+    expect((await checkReturn(mine.paymentId, payment.payment_id)).body).toMatchObject({
+      status: "pending",
+      paid: false,
+    });
+    expect(await order(mine.paymentId)).toMatchObject({ paidAt: null, providerPaymentId: null });
+    // Nor does an NP_id the provider ties to another order.
+    const stranger = standin.pay(await invoiceOf(other.paymentId));
+    expect((await checkReturn(mine.paymentId, stranger.payment_id)).body).toMatchObject({ paid: false });
+    expect((await order(mine.paymentId)).providerPaymentId).toBeNull();
   });
 });
 
@@ -541,10 +556,21 @@ describe("limits", () => {
     expect((await check(own.paymentId, address)).status).toBe(200);
   });
 
-  it("asks the provider about an unknown payment id at most once a minute", async () => {
+  it("never asks the provider about an id it does not know: 1,000 unknown ids cost no provider call", async () => {
+    const victim = await buy();
+    const invoiceId = Number(await invoiceOf(victim.paymentId));
+    const paid = standin.pay(String(invoiceId), { status: "finished" });
     const before = standin.paymentLookups();
-    for (let i = 0; i < 5; i += 1) expect((await check("7123456789")).status).toBe(404);
-    expect(standin.paymentLookups()).toBe(before + 1);
+    let notFound = 0;
+    // An attacker with many addresses walks the ids around a real invoice and payment.
+    for (let i = 1; i <= 500; i += 1) {
+      for (const id of [invoiceId + i * 7, paid.payment_id + i * 13]) {
+        const answer = await check(String(id));
+        if (answer.status === 404) notFound += 1;
+      }
+    }
+    expect(notFound).toBe(1000);
+    expect(standin.paymentLookups()).toBe(before);
   });
 
   it("limits order creation per address and reuses a browser's open checkout", async () => {
