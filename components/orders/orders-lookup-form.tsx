@@ -33,7 +33,7 @@ export function OrdersLookupForm() {
   return (
     <form onSubmit={submit} className="space-y-3">
       <div className="space-y-1.5">
-        <Label htmlFor="orders-email">Email address</Label>
+        <Label htmlFor="orders-email">Email you bought with</Label>
         <Input
           id="orders-email"
           type="email"
