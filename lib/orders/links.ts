@@ -6,15 +6,6 @@ import { env } from "@/lib/env";
 /** Days a download link works after payment, or after the buyer asks for fresh links (/orders). */
 export const DOWNLOAD_DAYS = 30;
 
-export function orderPagePath(key: string): string {
-  return `/order/${encodeURIComponent(key)}`;
-}
-
 export function orderPageUrl(key: string): string {
-  return `${env().PUBLIC_BASE_URL}${orderPagePath(key)}`;
-}
-
-export function downloadPath(key: string, format: "csv" | "xlsx" = "csv"): string {
-  const path = `/api/leads/download/${encodeURIComponent(key)}`;
-  return format === "xlsx" ? `${path}?format=xlsx` : path;
+  return `${env().PUBLIC_BASE_URL}/order/${encodeURIComponent(key)}`;
 }

@@ -37,7 +37,7 @@ export function signOrdersToken(email: string, now = new Date()): Promise<string
 }
 
 /** The email a sign-in token was issued to, or null when it is invalid or expired at `now`. */
-export async function verifyOrdersToken(token: string, now = new Date()): Promise<string | null> {
+async function verifyOrdersToken(token: string, now = new Date()): Promise<string | null> {
   try {
     const { payload } = await jwtVerify(token, key(), {
       algorithms: ["HS256"],

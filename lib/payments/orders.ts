@@ -90,7 +90,7 @@ const ORDER_WINDOW_SECONDS = 600;
 const PROVIDER_CALL_SECONDS = 60;
 
 /** Counts a lookup of an id we do not know; 429 once an address made 30 in 10 minutes. */
-export async function countUnknownLookup(caller: Caller): Promise<void> {
+async function countUnknownLookup(caller: Caller): Promise<void> {
   await assertWithinLimit(
     { bucket: `unknown-id:${caller.clientIp}`, ...UNKNOWN_LOOKUPS },
     "Too many lookups of unknown orders from your address. Please try again later.",
