@@ -91,10 +91,19 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
   );
 
   // The outcome (complete or closed) replaces the buttons: bring it into view, whatever the scroll.
+  // Checked once more a moment later: a returning tab may still be settling its layout and scroll
+  // position when the answer arrives.
   useEffect(() => {
-    if (phase === "complete" || phase === "closed") {
-      result.current?.scrollIntoView({ block: "center", behavior: "auto" });
-    }
+    if (phase !== "complete" && phase !== "closed") return;
+    const reveal = () => {
+      const box = result.current?.getBoundingClientRect();
+      if (box && (box.top < 0 || box.bottom > window.innerHeight)) {
+        result.current?.scrollIntoView({ block: "center", behavior: "auto" });
+      }
+    };
+    reveal();
+    const again = setTimeout(reveal, 500);
+    return () => clearTimeout(again);
   }, [phase]);
 
   const check = useCallback(
