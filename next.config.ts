@@ -25,6 +25,12 @@ const securityHeaders = [
     : []),
 ];
 
+const privateHeaders = [
+  { key: "Referrer-Policy", value: "no-referrer" },
+  { key: "Cache-Control", value: "no-store" },
+  { key: "X-Robots-Tag", value: "noindex, nofollow" },
+];
+
 const nextConfig: NextConfig = {
   // Lets several builds (e.g. a test build beside a dev server) coexist in one checkout.
   distDir: process.env.NEXT_DIST_DIR || ".next",
@@ -49,6 +55,9 @@ const nextConfig: NextConfig = {
         source: "/:path((?!api/admin/requests/[^/]+/attachments/).*)",
         headers: [{ key: "Content-Security-Policy", value: contentSecurityPolicy }],
       },
+      // Addresses holding a secret (an order's download key, a sign-in token): no referrer to any
+      // other site, no caching, no indexing. Listed after the site-wide headers, so they win.
+      ...["/order/:key", "/orders"].map((source) => ({ source, headers: privateHeaders })),
     ];
   },
 };

@@ -25,6 +25,7 @@ const schema = z.object({
   MAIL_FROM: z.string().min(1).default("LeadMarket <no-reply@leadmarket.local>"),
   CUSTOM_REQUEST_LIMIT: z.coerce.number().int().min(0).default(20),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  ORDER_CREATE_LIMIT: z.coerce.number().int().min(0).default(10),
 });
 
 export type Env = Omit<z.infer<typeof schema>, "APP_SECRET" | "PUBLIC_BASE_URL" | "PAYMENTS_TEST_MODE"> & {

@@ -108,7 +108,7 @@ export function OverviewTab({
   autoRefresh: number | false;
 }) {
   const stats = useAdminStats({ refetchInterval: autoRefresh });
-  const sales = useAdminSales(1, "desc", RECENT, { refetchInterval: autoRefresh });
+  const sales = useAdminSales(1, "desc", RECENT, "all", { refetchInterval: autoRefresh });
   const requests = useAdminRequests(1, RECENT, { refetchInterval: autoRefresh });
   const s = stats.data;
 

@@ -1,12 +1,12 @@
 import { Badge } from "@/components/ui/badge";
+import { isClosedStatus } from "@/lib/payments/status";
 import { isConfirmed, REQUEST_STATUS_LABELS } from "@/components/admin/format";
 
 export function SaleStatusBadge({ status }: { status: string }) {
-  return isConfirmed(status) ? (
-    <Badge variant="success">Confirmed</Badge>
-  ) : (
-    <Badge variant="warning">{statusLabel(status || "pending")}</Badge>
-  );
+  if (isConfirmed(status)) return <Badge variant="success">Confirmed</Badge>;
+  // A checkout that ended unpaid is no open sale: shown muted, not as a warning.
+  if (isClosedStatus(status)) return <Badge variant="secondary">{statusLabel(status)}</Badge>;
+  return <Badge variant="warning">{statusLabel(status || "pending")}</Badge>;
 }
 
 /** Sales and requests badges share one capitalisation: "Pending", "In Progress", "Partially Paid". */

@@ -1,15 +1,21 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { CheckCircle2, Download, ExternalLink, FileSpreadsheet, RefreshCw } from "lucide-react";
+import Link from "next/link";
+import { CheckCircle2, Download, ExternalLink, FileSpreadsheet, RefreshCw, XCircle } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
+import { isDownloadKey } from "@/lib/orders/key";
 import type { LeadPackage } from "@/lib/packages";
-import { isPaymentComplete } from "@/lib/payments/status";
+import { isClosedStatus, isPaymentComplete } from "@/lib/payments/status";
 import { HttpError } from "@/lib/queries/fetcher";
 import {
+  cancelCheckout,
+  claimAutoDownload,
   downloadUrl,
   fetchPaymentStatus,
   loadPayment,
@@ -28,16 +34,37 @@ export type PurchaseActionsProps = {
 const POLL_INTERVAL_MS = 10_000;
 const POLL_ATTEMPTS = 30;
 
-type Phase = "idle" | "waiting" | "complete";
+type Phase = "idle" | "waiting" | "complete" | "closed";
 type CheckMode = "poll" | "manual" | "return" | "restore";
-type CheckResult = "complete" | "open" | "error";
+type CheckResult = "complete" | "open" | "closed" | "error";
 
 const noSubscription = () => () => undefined;
 
-function readNpId(): string | null {
-  const value = new URLSearchParams(window.location.search).get("NP_id");
-  return value && /^[A-Za-z0-9_-]{1,128}$/.test(value) ? value : null;
+/** What the provider's return address carries: our order key, its NP_id, and whether it was a cancel. */
+type ProviderReturn = { key: string | null; npId: string | null; cancelled: boolean };
+
+function readProviderReturn(): ProviderReturn {
+  const query = new URLSearchParams(window.location.search);
+  const key = query.get("order");
+  const npId = query.get("NP_id");
+  return {
+    key: isDownloadKey(key) ? key : null,
+    npId: npId && /^[A-Za-z0-9_-]{1,128}$/.test(npId) ? npId : null,
+    cancelled: query.get("cancelled") === "1",
+  };
 }
+
+/** Drops the return parameters from the address bar: the key stays out of history and bookmarks. */
+function forgetProviderReturn(): void {
+  const url = new URL(window.location.href);
+  for (const name of ["order", "NP_id", "cancelled"]) url.searchParams.delete(name);
+  window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
+}
+
+const CLOSED_TEXT: Record<string, string> = {
+  cancelled: "The invoice was cancelled before any payment arrived. Nothing was charged.",
+  expired: "The invoice expired before a payment arrived. Nothing was charged.",
+};
 
 /** Buy Now, then payment status, Check Status / Reopen Payment, and the downloads once paid. */
 export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
@@ -47,8 +74,11 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
   const [phase, setPhase] = useState<Phase>("idle");
   const [polling, setPolling] = useState(false);
   const [checking, setChecking] = useState(false);
+  const [email, setEmail] = useState("");
   const [createError, setCreateError] = useState<string | null>(null);
+  const [emailError, setEmailError] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const result = useRef<HTMLDivElement>(null);
   // Bumped whenever the page's category/package changes or the component unmounts, so answers to
   // earlier checks are ignored.
   const generation = useRef(0);
@@ -60,20 +90,41 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
     () => false,
   );
 
+  // The outcome (complete or closed) replaces the buttons: bring it into view, whatever the scroll.
+  // Checked once more a moment later: a returning tab may still be settling its layout and scroll
+  // position when the answer arrives.
+  useEffect(() => {
+    if (phase !== "complete" && phase !== "closed") return;
+    const reveal = () => {
+      const box = result.current?.getBoundingClientRect();
+      if (box && (box.top < 0 || box.bottom > window.innerHeight)) {
+        result.current?.scrollIntoView({ block: "center", behavior: "auto" });
+      }
+    };
+    reveal();
+    const again = setTimeout(reveal, 500);
+    return () => clearTimeout(again);
+  }, [phase]);
+
   const check = useCallback(
-    async (paymentId: string, mode: CheckMode, reportFailure = mode !== "restore"): Promise<CheckResult> => {
+    async (
+      paymentId: string,
+      mode: CheckMode,
+      reportFailure = mode !== "restore",
+      returnedPaymentId?: string,
+    ): Promise<CheckResult> => {
       const started = generation.current;
       try {
-        const answer = await fetchPaymentStatus(paymentId);
+        const answer = await fetchPaymentStatus(paymentId, returnedPaymentId);
         if (started !== generation.current) return "error";
         if (isPaymentComplete(answer, pkg.price)) {
           clearTimeout(timer.current);
           setPolling(false);
           setStatus("confirmed");
           setPhase("complete");
-          // Returning to a page whose payment was already complete shows the downloads without
-          // downloading again; a payment that completes now starts the CSV download at once.
-          if (mode !== "restore") {
+          // One automatic download per order across this browser's tabs, and none when coming
+          // back to a page whose payment was already complete.
+          if (mode !== "restore" && (await claimAutoDownload(paymentId))) {
             toast({ title: "Payment Complete!", description: "Your leads are downloading now." });
             startDownload(
               downloadUrl(paymentId, { categoryId: category._id, count: pkg.leadCount }),
@@ -83,6 +134,12 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
           return "complete";
         }
         setStatus(answer.status || "pending");
+        if (isClosedStatus(answer.status)) {
+          clearTimeout(timer.current);
+          setPolling(false);
+          setPhase("closed");
+          return "closed";
+        }
         return "open";
       } catch {
         if (started === generation.current && reportFailure) {
@@ -108,9 +165,9 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
       const started = generation.current;
       const tick = async () => {
         attempts += 1;
-        const result = await check(paymentId, "poll", !failureReported);
-        if (result === "error") failureReported = true;
-        if (started !== generation.current || result === "complete") {
+        const outcome = await check(paymentId, "poll", !failureReported);
+        if (outcome === "error") failureReported = true;
+        if (started !== generation.current || outcome === "complete" || outcome === "closed") {
           if (started === generation.current) setPolling(false);
           return;
         }
@@ -131,22 +188,45 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
     [check],
   );
 
-  // On arrival: a provider return (NP_id) is verified at once; otherwise a payment of this
-  // category and package from earlier in the session is picked up again.
+  // On arrival: a provider return (our key, with NP_id after paying or `cancelled` after leaving
+  // the invoice) is checked at once; otherwise a payment of this category and package from
+  // earlier in the session is picked up again.
   useEffect(() => {
     const current = ++generation.current;
     const resume = async () => {
-      const npId = readNpId();
+      const back = readProviderReturn();
       const stored = loadPayment(category._id, pkg.id);
-      const context: PaymentContext | null = npId
-        ? { paymentId: npId, categoryId: category._id, packageType: pkg.id, invoiceUrl: stored?.invoiceUrl }
+      const context: PaymentContext | null = back.key
+        ? {
+            paymentId: back.key,
+            categoryId: category._id,
+            packageType: pkg.id,
+            invoiceUrl: stored?.paymentId === back.key ? stored.invoiceUrl : undefined,
+          }
         : stored;
       if (!context) return;
-      if (npId) savePayment(context);
+      if (back.key) {
+        savePayment(context);
+        forgetProviderReturn();
+      }
       setPayment(context);
       setPhase("waiting");
-      const result = await check(context.paymentId, npId ? "return" : "restore");
-      if (result === "open" && current === generation.current) startPolling(context.paymentId);
+      if (back.key && back.cancelled) {
+        const answer = await cancelCheckout(back.key).catch(() => null);
+        if (current !== generation.current) return;
+        if (answer && !answer.paid) {
+          setStatus(answer.status);
+          setPhase(isClosedStatus(answer.status) ? "closed" : "waiting");
+          return;
+        }
+      }
+      const outcome = await check(
+        context.paymentId,
+        back.key ? "return" : "restore",
+        !!back.key,
+        back.npId ?? undefined,
+      );
+      if (outcome === "open" && current === generation.current) startPolling(context.paymentId);
     };
     void resume();
     return () => {
@@ -157,6 +237,7 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
 
   const buy = () => {
     setCreateError(null);
+    setEmailError(null);
     // Opened inside the click so pop-up blockers allow it; pointed at the invoice once it exists.
     const popup = window.open("", "_blank");
     createPayment.mutate(
@@ -168,6 +249,7 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
         leadTitle: category.title,
         categoryId: category._id,
         selectedPackage: pkg.id,
+        ...(email.trim() ? { email: email.trim() } : {}),
       },
       {
         onSuccess: (created) => {
@@ -195,6 +277,8 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
         },
         onError: (error) => {
           popup?.close();
+          const fields = error instanceof HttpError ? error.errors : undefined;
+          setEmailError(fields?.email ?? null);
           setCreateError(error instanceof HttpError ? (error.serverMessage ?? null) : null);
           toast({
             title: "Payment Error",
@@ -206,12 +290,20 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
     );
   };
 
+  const startOver = () => {
+    generation.current += 1;
+    clearTimeout(timer.current);
+    setPayment(null);
+    setStatus("pending");
+    setPhase("idle");
+  };
+
   const checkNow = async () => {
     if (!payment) return;
     setChecking(true);
-    const result = await check(payment.paymentId, "manual");
+    const outcome = await check(payment.paymentId, "manual");
     setChecking(false);
-    if (result !== "complete" && !polling && result === "open") startPolling(payment.paymentId);
+    if (!polling && outcome === "open") startPolling(payment.paymentId);
   };
 
   const reopen = () => {
@@ -221,13 +313,9 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
   if (phase === "complete" && payment) {
     const links = { categoryId: category._id, count: pkg.leadCount };
     return (
-      <div className="space-y-3" data-testid="purchase-complete">
-        <p className="flex items-center gap-2 font-semibold text-emerald-700">
+      <div ref={result} className="scroll-m-4 space-y-3" data-testid="purchase-complete">
+        <p className="flex items-center gap-2 font-semibold text-emerald-700" role="status">
           <CheckCircle2 className="size-5" aria-hidden /> Payment Complete!
-        </p>
-        <p className="text-sm text-muted-foreground">
-          Your {pkg.leadCount.toLocaleString("en-US")} leads are ready. The download link stays valid for 30
-          days.
         </p>
         <div className="grid gap-2 sm:grid-cols-2">
           <Button asChild className="w-full">
@@ -244,7 +332,30 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
             </a>
           </Button>
         </div>
-        <p className="text-xs break-all text-muted-foreground">Payment ID: {payment.paymentId}</p>
+        <p className="text-sm text-muted-foreground">
+          Your {pkg.leadCount.toLocaleString("en-US")} leads are ready. Your{" "}
+          <Link href={`/order/${payment.paymentId}`} className="font-medium text-primary underline">
+            order page
+          </Link>{" "}
+          keeps the download links for 30 days: bookmark it.
+        </p>
+      </div>
+    );
+  }
+
+  if (phase === "closed" && payment) {
+    return (
+      <div ref={result} className="scroll-m-4 space-y-3" data-testid="purchase-closed">
+        <p className="flex items-center gap-2 font-semibold text-destructive" role="status">
+          <XCircle className="size-5" aria-hidden />
+          {status === "cancelled" ? "Payment cancelled" : "Payment not completed"}
+        </p>
+        <p className="text-sm text-muted-foreground">
+          {CLOSED_TEXT[status] ?? `The payment provider reports this invoice as ${status}.`}
+        </p>
+        <Button className="w-full" onClick={startOver}>
+          Start a new payment
+        </Button>
       </div>
     );
   }
@@ -271,7 +382,6 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
             <ExternalLink aria-hidden /> Reopen Payment
           </Button>
         </div>
-        <p className="text-xs break-all text-muted-foreground">Payment ID: {payment.paymentId}</p>
       </div>
     );
   }
@@ -284,6 +394,29 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
           {pkg.leadsLabel} this package includes. Choose a smaller package or request custom leads.
         </p>
       )}
+      <div className="space-y-1.5">
+        <Label htmlFor="buyer-email">Email me my download link</Label>
+        <Input
+          id="buyer-email"
+          type="email"
+          autoComplete="email"
+          placeholder="you@company.com (optional)"
+          value={email}
+          maxLength={254}
+          onChange={(event) => setEmail(event.target.value)}
+          aria-invalid={emailError ? true : undefined}
+          aria-describedby={emailError ? "buyer-email-error" : "buyer-email-hint"}
+        />
+        {emailError ? (
+          <p id="buyer-email-error" className="text-xs text-destructive">
+            {emailError}
+          </p>
+        ) : (
+          <p id="buyer-email-hint" className="text-xs text-muted-foreground">
+            Optional. We send your receipt and order link there, nothing else.
+          </p>
+        )}
+      </div>
       <Button
         className="w-full"
         size="lg"

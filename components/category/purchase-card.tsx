@@ -8,7 +8,7 @@ import { cn } from "@/lib/utils";
 
 const number = new Intl.NumberFormat("en-US");
 
-/** The sticky card for the selected package; the buying itself is PurchaseActions' job. */
+/** The card for the selected package (sticky while it fits); the buying itself is PurchaseActions' job. */
 export function PurchaseCard({
   category,
   pkg,

@@ -71,6 +71,11 @@ export function SiteFooter() {
                 </a>
               </li>
             ))}
+            <li>
+              <Link href="/orders" className={linkClass}>
+                Find my orders
+              </Link>
+            </li>
           </ul>
         </nav>
 

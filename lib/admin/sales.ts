@@ -1,7 +1,13 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { AppError, conflict, notFound } from "@/lib/api/errors";
+import { db, withTransaction } from "@/lib/db";
 import { csvResponse, dateStamp } from "@/lib/admin/csv";
-import type { ListQuery, SaleDto } from "@/lib/schemas/admin";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { queueReceipt } from "@/lib/orders/receipt";
+import { getPaymentProvider } from "@/lib/payments";
+import { orderViewSelect, refreshFromProvider, toOrderView } from "@/lib/payments/orders";
+import { CLOSED_STATUSES } from "@/lib/payments/status";
+import type { SaleDetailDto, SaleDto, SaleFilter, SalesListQuery } from "@/lib/schemas/admin";
 
 const saleSelect = {
   id: true,
@@ -46,18 +52,91 @@ function toSale(row: SaleRow): SaleDto {
   };
 }
 
-/** One page of sales by date, with the total for paging. */
-export async function listSales(query: ListQuery): Promise<{ sales: SaleDto[]; total: number }> {
+const FILTERS: Record<SaleFilter, Prisma.OrderWhereInput> = {
+  confirmed: { paidAt: { not: null } },
+  pending: { paidAt: null, status: { notIn: [...CLOSED_STATUSES] } },
+  expired: { paidAt: null, status: "expired" },
+  cancelled: { paidAt: null, status: "cancelled" },
+  failed: { paidAt: null, status: { in: ["failed", "refunded", "error"] } },
+};
+
+/** One page of sales by date (optionally of one status), with the total for paging. */
+export async function listSales(query: SalesListQuery): Promise<{ sales: SaleDto[]; total: number }> {
+  const where = query.status ? FILTERS[query.status] : {};
   const [rows, total] = await Promise.all([
     db().order.findMany({
+      where,
       select: saleSelect,
       orderBy: [{ createdAt: query.order }, { id: query.order }],
       skip: (query.page - 1) * query.pageSize,
       take: query.pageSize,
     }),
-    db().order.count(),
+    db().order.count({ where }),
   ]);
   return { sales: rows.map(toSale), total };
+}
+
+const decimal = (value: { toNumber(): number } | null) => (value === null ? null : value.toNumber());
+
+/** One order in full: buyer email, provider ids and amounts, status history. Never the download key. */
+export async function getSaleDetail(id: string): Promise<SaleDetailDto> {
+  const row = await db().order.findUnique({
+    where: { id },
+    select: {
+      ...saleSelect,
+      buyerEmail: true,
+      payCurrency: true,
+      actuallyPaid: true,
+      actuallyPaidFiat: true,
+      downloadExpiresAt: true,
+      receiptSentAt: true,
+      checkedAt: true,
+      lastError: true,
+      events: { orderBy: { id: "asc" }, select: { status: true, note: true, createdAt: true } },
+    },
+  });
+  if (!row) throw notFound("Sale not found");
+  return {
+    ...toSale(row),
+    buyerEmail: row.buyerEmail,
+    invoiceId: row.invoiceId,
+    providerPaymentId: row.providerPaymentId,
+    payCurrency: row.payCurrency,
+    actuallyPaid: decimal(row.actuallyPaid),
+    actuallyPaidFiat: decimal(row.actuallyPaidFiat),
+    downloadExpiresAt: row.downloadExpiresAt?.toISOString() ?? null,
+    receiptSentAt: row.receiptSentAt?.toISOString() ?? null,
+    checkedAt: row.checkedAt?.toISOString() ?? null,
+    lastError: row.lastError,
+    history: row.events.map((event) => ({
+      status: event.status,
+      note: event.note,
+      at: event.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** "Recheck": asks the provider about the order's payment now (at most once a minute per payment). */
+export async function recheckSale(id: string): Promise<SaleDetailDto> {
+  const row = await db().order.findUnique({ where: { id }, select: orderViewSelect });
+  if (!row) throw notFound("Sale not found");
+  if (!row.providerPaymentId) {
+    throw conflict("No provider payment is known for this order yet: the buyer has not started paying.");
+  }
+  const provider = await getPaymentProvider();
+  if (!provider) throw new AppError(503, "Payments are not configured.");
+  if (!row.paidAt) await refreshFromProvider(toOrderView(row), provider);
+  return getSaleDetail(id);
+}
+
+/** "Resend receipt": mails the buyer their receipt with the order link again. */
+export async function resendReceipt(id: string): Promise<SaleDetailDto> {
+  const row = await db().order.findUnique({ where: { id }, select: { paidAt: true, buyerEmail: true } });
+  if (!row) throw notFound("Sale not found");
+  if (!row.paidAt) throw conflict("This order is not paid: there is no receipt to send.");
+  if (!row.buyerEmail) throw conflict("The buyer gave no email address for this order.");
+  await withTransaction((client) => queueReceipt(client, id));
+  return getSaleDetail(id);
 }
 
 const EXPORT_PAGE = 2000;

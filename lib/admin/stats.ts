@@ -1,13 +1,16 @@
 import "server-only";
 import { pool } from "@/lib/db";
+import { CLOSED_STATUSES } from "@/lib/payments/status";
 import type { StatsDto } from "@/lib/schemas/admin";
 
 // Dashboard figures in three aggregate queries. A sale counts as confirmed (and as revenue, on
-// the day it was paid) once paid_at is set; everything else is pending.
+// the day it was paid) once paid_at is set; an unpaid order is pending while its checkout is open,
+// and not a sale at all once it expired, was cancelled or failed.
+const CLOSED_SQL = CLOSED_STATUSES.map((status) => `'${status}'`).join(", ");
 const SALES_SQL = `
   SELECT
     COALESCE(SUM(amount) FILTER (WHERE paid_at IS NOT NULL), 0)::float8 AS total_revenue,
-    COUNT(*)::int AS total_sales,
+    COUNT(*) FILTER (WHERE paid_at IS NOT NULL OR status NOT IN (${CLOSED_SQL}))::int AS total_sales,
     COUNT(*) FILTER (WHERE paid_at IS NOT NULL)::int AS confirmed_sales,
     COALESCE(SUM(lead_count) FILTER (WHERE paid_at IS NOT NULL), 0)::float8 AS leads_sold,
     COALESCE(SUM(amount) FILTER (WHERE paid_at >= now() - interval '7 days'), 0)::float8 AS last_7,

@@ -2,8 +2,10 @@ import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 // NOWPayments signs callbacks with hex HMAC-SHA512 over JSON.stringify of the parsed body with
-// object keys sorted at every depth (arrays keep their order). Hashing the raw body or sorting only
-// the top level fails whenever a nested object such as `fee` is present.
+// object keys sorted at every depth (arrays keep their order): what its official SDK does. Its
+// public Postman docs instead show JSON.stringify(body, Object.keys(body).sort()), which sorts the
+// top level and, being a replacer list, keeps only nested keys that are also top-level keys. Both
+// are accepted, each only with the secret; hashing the raw body would fail either way.
 export function sortKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
   if (value && typeof value === "object") {
@@ -17,16 +19,22 @@ export function sortKeysDeep(value: unknown): unknown {
   return value;
 }
 
-export function signIpnBody(body: unknown, secret: string): string {
-  return createHmac("sha512", secret.trim())
-    .update(JSON.stringify(sortKeysDeep(body)))
-    .digest("hex");
+function hmac(text: string, secret: string): Buffer {
+  return createHmac("sha512", secret.trim()).update(text).digest();
 }
 
-/** True only for a well-formed hex signature of this body with this secret. */
+/** The Postman docs' serialisation: top-level keys sorted, used as the replacer's allow-list. */
+function topLevelSorted(body: unknown): string | null {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return null;
+  return JSON.stringify(body, Object.keys(body).sort());
+}
+
+/** True only for a well-formed hex signature of this body, in either serialisation, with this secret. */
 export function verifyIpnSignature(body: unknown, signature: string | null, secret: string): boolean {
-  if (!signature || !/^[0-9a-f]+$/i.test(signature)) return false;
-  const expected = Buffer.from(signIpnBody(body, secret), "hex");
+  if (!signature || !/^[0-9a-f]{128}$/i.test(signature)) return false;
   const given = Buffer.from(signature, "hex");
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  const candidates = [JSON.stringify(sortKeysDeep(body)), topLevelSorted(body)];
+  // Both are computed and compared every time, so the answer takes as long whichever matches.
+  const matches = candidates.map((text) => text !== null && timingSafeEqual(hmac(text, secret), given));
+  return matches.some(Boolean);
 }

@@ -13,7 +13,6 @@ export type SaleSummary = {
   leadCount: number;
   amount: string;
   currency: string;
-  paymentId: string;
 };
 
 /** The admin's mail about a confirmed sale. */
@@ -29,7 +28,6 @@ export function saleNotification(sale: SaleSummary, to: string): Mail {
       `Category: ${sale.leadTitle}`,
       `Package: ${pkg?.name ?? sale.packageType} (${sale.leadCount.toLocaleString("en-US")} leads)`,
       `Amount: ${price}`,
-      `Payment ID: ${sale.paymentId}`,
       `Order: ${sale.id}`,
       "",
       `Dashboard: ${env().PUBLIC_BASE_URL}/admin/dashboard`,

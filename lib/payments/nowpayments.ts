@@ -20,8 +20,15 @@ const invoiceAnswer = z.object({
   invoice_url: z.url({ protocol: /^https?$/ }),
 });
 
+// NOWPayments payment ids are decimal numbers (about 10 digits today).
+const PAYMENT_ID_SHAPE = /^\d{6,20}$/;
+
 export class NowPaymentsProvider implements PaymentProvider {
   readonly name = "nowpayments" as const;
+
+  isPaymentIdShape(id: string): boolean {
+    return PAYMENT_ID_SHAPE.test(id);
+  }
 
   constructor(
     private readonly baseUrl: string,
@@ -29,7 +36,14 @@ export class NowPaymentsProvider implements PaymentProvider {
     private readonly timeoutMs = TIMEOUT_MS,
   ) {}
 
-  private async request(method: "GET" | "POST", path: string, body?: object): Promise<unknown> {
+  // `label` names the call in errors without the ids in its path: a payment id is the buyer's
+  // secret and must not reach a log.
+  private async request(
+    method: "GET" | "POST",
+    path: string,
+    label: string,
+    body?: object,
+  ): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${this.baseUrl.replace(/\/+$/, "")}${path}`, {
@@ -45,7 +59,7 @@ export class NowPaymentsProvider implements PaymentProvider {
       });
     } catch (error) {
       const reason = (error as Error).name === "TimeoutError" ? "timed out" : (error as Error).message;
-      throw new ProviderError("unavailable", `NOWPayments ${method} ${path} failed: ${reason}`);
+      throw new ProviderError("unavailable", `NOWPayments ${method} ${label} failed: ${reason}`);
     }
     const text = await response.text();
     let json: unknown = undefined;
@@ -56,7 +70,7 @@ export class NowPaymentsProvider implements PaymentProvider {
     }
     if (!response.ok) {
       const message = (json as { message?: unknown } | undefined)?.message;
-      const detail = `NOWPayments ${method} ${path} answered ${response.status}${typeof message === "string" ? `: ${message}` : ""}`;
+      const detail = `NOWPayments ${method} ${label} answered ${response.status}${typeof message === "string" ? `: ${message}` : ""}`;
       // Unknown payment ids come back as 404 or as a 400 validation error, depending on their shape.
       if (method === "GET" && (response.status === 404 || response.status === 400)) {
         throw new ProviderError("not_found", detail);
@@ -67,7 +81,7 @@ export class NowPaymentsProvider implements PaymentProvider {
   }
 
   async createInvoice(request: InvoiceRequest): Promise<Invoice> {
-    const answer = await this.request("POST", "/invoice", {
+    const answer = await this.request("POST", "/invoice", "/invoice", {
       price_amount: request.priceAmount,
       price_currency: request.priceCurrency,
       order_id: request.orderId,
@@ -85,7 +99,7 @@ export class NowPaymentsProvider implements PaymentProvider {
   }
 
   async getPayment(paymentId: string): Promise<ProviderPayment> {
-    const answer = await this.request("GET", `/payment/${encodeURIComponent(paymentId)}`);
+    const answer = await this.request("GET", `/payment/${encodeURIComponent(paymentId)}`, "/payment/{id}");
     const parsed = providerPaymentSchema.safeParse(answer);
     if (!parsed.success)
       throw new ProviderError("unavailable", "NOWPayments answered a payment of unknown shape");

@@ -1,8 +1,10 @@
 import "server-only";
 import { z } from "zod";
 import { AppError, conflict, notFound } from "@/lib/api/errors";
+import { assertWithinLimit, takeToken } from "@/lib/api/throttle";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
+import { DOWNLOAD_KEY_PATTERN } from "@/lib/orders/key";
 import { getPackage, type PackageId } from "@/lib/packages";
 import { getPaymentProvider } from "@/lib/payments";
 import { ProviderError, type PaymentProvider, type ProviderPayment } from "@/lib/payments/provider";
@@ -11,8 +13,13 @@ import { isFinalStatus } from "@/lib/payments/status";
 
 // Orders and their payments. "Paid" is represented by `paidAt` being set (with `status` holding the
 // provider's status as-is, e.g. confirmed or finished); everything else is unpaid.
+//
+// An order is named three ways: its download key (the buyer's secret: downloads, order page,
+// status), the provider's invoice id and the provider's payment id (NP_id). Provider ids are
+// guessable (large increasing numbers), so they answer status and amount only, never a download,
+// and only once stored (by a callback, or by the returning tab's key + NP_id).
 
-const orderSelect = {
+export const orderViewSelect = {
   id: true,
   categoryId: true,
   leadTitle: true,
@@ -23,8 +30,10 @@ const orderSelect = {
   status: true,
   invoiceId: true,
   providerPaymentId: true,
-  paidAmount: true,
   paidAt: true,
+  downloadKey: true,
+  downloadExpiresAt: true,
+  actuallyPaidFiat: true,
 } as const;
 
 export type OrderView = {
@@ -38,39 +47,88 @@ export type OrderView = {
   status: string;
   invoiceId: string | null;
   providerPaymentId: string | null;
-  paidAmount: number | null;
   paidAt: Date | null;
+  downloadKey: string;
+  downloadExpiresAt: Date | null;
+  actuallyPaidFiat: number | null;
 };
 
-async function findOrder(where: { id: string } | { paymentId: string }): Promise<OrderView | null> {
-  const row = await db().order.findFirst({
-    where:
-      "id" in where
-        ? { id: where.id }
-        : { OR: [{ invoiceId: where.paymentId }, { providerPaymentId: where.paymentId }] },
-    select: orderSelect,
-  });
-  if (!row) return null;
+type OrderWhere =
+  { id: string } | { downloadKey: string } | { providerPaymentId: string } | { invoiceId: string };
+
+type OrderViewRow = Omit<OrderView, "amount" | "actuallyPaidFiat"> & {
+  amount: { toNumber(): number };
+  actuallyPaidFiat: { toNumber(): number } | null;
+};
+
+/** An order row selected with `orderViewSelect`, with its decimals as numbers. */
+export function toOrderView(row: OrderViewRow): OrderView {
   return {
     ...row,
-    amount: Number(row.amount),
-    paidAmount: row.paidAmount === null ? null : Number(row.paidAmount),
+    amount: row.amount.toNumber(),
+    actuallyPaidFiat: row.actuallyPaidFiat === null ? null : row.actuallyPaidFiat.toNumber(),
   };
 }
 
-export function returnUrlFor(categoryId: string, packageType: PackageId): string {
-  return `${env().PUBLIC_BASE_URL}/category/${categoryId}?package=${packageType}`;
+async function findOrder(where: OrderWhere): Promise<OrderView | null> {
+  const row = await db().order.findUnique({ where, select: orderViewSelect });
+  return row ? toOrderView(row) : null;
 }
+
+/** Where the provider sends the buyer back: the category page, which finds the order by its key. */
+export function returnUrlFor(categoryId: string, packageType: PackageId, downloadKey: string): string {
+  return `${env().PUBLIC_BASE_URL}/category/${categoryId}?package=${packageType}&order=${downloadKey}`;
+}
+
+// ---- Limits (decisions.md 8.1) ----
+
+/** The caller as far as limits are concerned. */
+export type Caller = { clientIp: string };
+
+const UNKNOWN_LOOKUPS = { max: 30, windowSeconds: 600 };
+const ORDER_WINDOW_SECONDS = 600;
+const PROVIDER_CALL_SECONDS = 60;
+
+/** Counts a lookup of an id we do not know; 429 once an address made 30 in 10 minutes. */
+async function countUnknownLookup(caller: Caller): Promise<void> {
+  await assertWithinLimit(
+    { bucket: `unknown-id:${caller.clientIp}`, ...UNKNOWN_LOOKUPS },
+    "Too many lookups of unknown orders from your address. Please try again later.",
+  );
+}
+
+/** At most one provider call per id a minute, whoever asks. */
+async function mayAskProvider(paymentId: string): Promise<boolean> {
+  const retryAfter = await takeToken({
+    bucket: `provider-call:${paymentId}`,
+    max: 1,
+    windowSeconds: PROVIDER_CALL_SECONDS,
+  });
+  return retryAfter === null;
+}
+
+// ---- Creating an order ----
 
 const NOT_CONFIGURED =
   "Payments are not configured: the store owner must add a NOWPayments API key in Settings (or set NOWPAYMENTS_API_KEY).";
+
+// An open checkout of the same browser, category and package is handed back instead of a new
+// invoice while it can still be paid: nothing paid, no payment started, younger than a day.
+const REUSABLE_FOR_MS = 24 * 3600 * 1000;
+
+export type CreatePaymentInput = { categoryId: string; packageType: PackageId; email?: string };
+export type CreatePaymentAnswer = { success: true; paymentId: string; invoiceUrl: string };
 
 /**
  * Records the order, then asks the provider for an invoice. Price and lead count come from the
  * package table only. A provider failure leaves the order as status "error" with `lastError` set
  * (never half-written with an invoice) and answers 502; the buyer simply tries again.
+ * `paymentId` in the answer is the order's download key, never a provider id.
  */
-export async function createPayment(input: { categoryId: string; packageType: PackageId }) {
+export async function createPayment(
+  input: CreatePaymentInput,
+  caller: Caller & { browserId: string },
+): Promise<CreatePaymentAnswer> {
   const pkg = getPackage(input.packageType)!;
   const category = await db().category.findUnique({
     where: { id: input.categoryId },
@@ -85,6 +143,32 @@ export async function createPayment(input: { categoryId: string; packageType: Pa
   const provider = await getPaymentProvider();
   if (!provider) throw new AppError(503, NOT_CONFIGURED);
 
+  const open = await db().order.findFirst({
+    where: {
+      browserId: caller.browserId,
+      categoryId: category.id,
+      packageType: pkg.id,
+      paidAt: null,
+      providerPaymentId: null,
+      status: { in: ["pending", "waiting"] },
+      invoiceUrl: { not: null },
+      createdAt: { gt: new Date(Date.now() - REUSABLE_FOR_MS) },
+    },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, downloadKey: true, invoiceUrl: true },
+  });
+  if (open) {
+    if (input.email) await db().order.update({ where: { id: open.id }, data: { buyerEmail: input.email } });
+    return { success: true, paymentId: open.downloadKey, invoiceUrl: open.invoiceUrl! };
+  }
+
+  const limit = env().ORDER_CREATE_LIMIT;
+  if (limit > 0) {
+    await assertWithinLimit(
+      { bucket: `create-order:${caller.clientIp}`, max: limit, windowSeconds: ORDER_WINDOW_SECONDS },
+      "Too many orders from your address. Please complete an open payment or try again in a few minutes.",
+    );
+  }
   const order = await db().order.create({
     data: {
       categoryId: category.id,
@@ -93,11 +177,14 @@ export async function createPayment(input: { categoryId: string; packageType: Pa
       leadCount: pkg.leadCount,
       amount: pkg.price,
       currency: "usd",
+      buyerEmail: input.email ?? null,
+      browserId: caller.browserId,
+      clientIp: caller.clientIp,
+      events: { create: { status: "pending", note: "Order created" } },
     },
-    select: { id: true },
+    select: { id: true, downloadKey: true },
   });
-  const base = env().PUBLIC_BASE_URL;
-  const returnUrl = returnUrlFor(category.id, pkg.id);
+  const returnUrl = returnUrlFor(category.id, pkg.id, order.downloadKey);
   let invoice;
   try {
     invoice = await provider.createInvoice({
@@ -106,26 +193,33 @@ export async function createPayment(input: { categoryId: string; packageType: Pa
       priceCurrency: "usd",
       description: `${category.title} - ${pkg.name} package (${pkg.leadCount} leads)`,
       successUrl: returnUrl,
-      cancelUrl: returnUrl,
-      ipnCallbackUrl: `${base}/api/payment/ipn`,
+      cancelUrl: `${returnUrl}&cancelled=1`,
+      ipnCallbackUrl: `${env().PUBLIC_BASE_URL}/api/payment/ipn`,
     });
   } catch (error) {
     const message = (error as Error).message;
     console.error(`[payments] invoice for order ${order.id} failed: ${message}`);
-    await db().order.update({ where: { id: order.id }, data: { status: "error", lastError: message } });
+    await db().order.update({
+      where: { id: order.id },
+      data: { status: "error", lastError: message, events: { create: { status: "error", note: message } } },
+    });
     throw new AppError(502, "The payment provider could not create an invoice. Please try again.");
   }
   await db().order.update({
     where: { id: order.id },
     data: { invoiceId: invoice.invoiceId, invoiceUrl: invoice.invoiceUrl },
   });
-  return { success: true as const, paymentId: invoice.invoiceId, invoiceUrl: invoice.invoiceUrl };
+  return { success: true, paymentId: order.downloadKey, invoiceUrl: invoice.invoiceUrl };
 }
 
-async function refreshFromProvider(order: OrderView, provider: PaymentProvider): Promise<OrderView> {
-  if (!order.providerPaymentId) return order;
+// ---- Learning what the provider knows ----
+
+/** Asks the provider about the order's payment (at most once a minute) and stores what it says. */
+export async function refreshFromProvider(order: OrderView, provider: PaymentProvider): Promise<OrderView> {
+  if (!order.providerPaymentId || !(await mayAskProvider(order.providerPaymentId))) return order;
   try {
     const payment = await provider.getPayment(order.providerPaymentId);
+    await db().order.update({ where: { id: order.id }, data: { checkedAt: new Date() } });
     if (payment.orderId !== order.id) return order;
     await applyPayment(order.id, payment);
     return (await findOrder({ id: order.id })) ?? order;
@@ -133,7 +227,7 @@ async function refreshFromProvider(order: OrderView, provider: PaymentProvider):
     // The stored state stays valid; the next check (or callback) tries again.
     const message = (error as Error).message;
     console.error(`[payments] status of order ${order.id} not refreshed: ${message}`);
-    await db().order.update({ where: { id: order.id }, data: { lastError: message } });
+    await db().order.update({ where: { id: order.id }, data: { lastError: message, checkedAt: new Date() } });
     return order;
   }
 }
@@ -154,43 +248,87 @@ async function applyToItsOrder(payment: ProviderPayment): Promise<string | null>
 }
 
 /**
- * Finds the order behind a payment id (our invoice id or the provider's payment id, NP_id) and,
- * when it is not final yet, brings it up to date with the provider. An id we have never seen may be
- * a fresh NP_id: it is treated as untrusted and only accepted when the provider says it belongs to
- * one of our orders (same order id and, when reported, the same invoice).
+ * Asks the provider about the NP_id a returning tab brought with its key (at most once a minute per
+ * id). Answers the payment, or null when the provider does not know it or was asked too recently.
  */
-export async function resolveOrder(paymentId: string): Promise<OrderView | null> {
-  const known = await findOrder({ paymentId });
-  if (known && isFinalStatus(known.status, known.paidAt !== null)) return known;
-  const provider = await getPaymentProvider();
-  if (!provider) return known;
-  if (known) return refreshFromProvider(known, provider);
-
-  let payment;
+async function fetchReturnedPayment(
+  provider: PaymentProvider,
+  paymentId: string,
+): Promise<ProviderPayment | null> {
+  if (!provider.isPaymentIdShape(paymentId) || !(await mayAskProvider(paymentId))) return null;
   try {
-    payment = await provider.getPayment(paymentId);
+    return await provider.getPayment(paymentId);
   } catch (error) {
     if (error instanceof ProviderError && error.kind === "not_found") return null;
-    console.error(`[payments] looking up payment ${paymentId} failed: ${(error as Error).message}`);
+    console.error(`[payments] looking up a returned payment failed: ${(error as Error).message}`);
     throw new AppError(502, "The payment provider could not be reached. Please try again in a moment.");
   }
-  const orderId = await applyToItsOrder(payment);
-  return orderId ? findOrder({ id: orderId }) : null;
 }
 
-export function isOrderPaid(order: OrderView): boolean {
-  return order.paidAt !== null;
+/**
+ * The order an id names for a status check: a download key, else a provider payment id, else an
+ * invoice id. The two provider ids are separate lookups (both are ~10-digit numbers and can be
+ * equal); a payment id wins because a returning NP_id is what is asked for most.
+ */
+async function findForStatus(id: string): Promise<OrderView | null> {
+  if (DOWNLOAD_KEY_PATTERN.test(id)) {
+    const byKey = await findOrder({ downloadKey: id });
+    if (byKey) return byKey;
+  }
+  return (await findOrder({ providerPaymentId: id })) ?? (await findOrder({ invoiceId: id }));
 }
 
-/** The spec's status answer. `amount` is what was paid once known, otherwise the price. */
-export async function paymentStatus(paymentId: string) {
-  const order = await resolveOrder(paymentId);
+/**
+ * Finds the order behind an id and, when it is not final yet, brings it up to date with the
+ * provider. `returnedPaymentId` is the NP_id a returning tab carries with the key: the provider
+ * is asked about it and it is kept only when the provider says it pays this very order (same
+ * order id and, when reported, the same invoice).
+ * An id we have never seen is answered from the database alone and costs the caller one of their
+ * unknown lookups: the provider is only ever asked about payment ids tied to a known order, so
+ * walking ids costs no provider calls at all.
+ */
+export async function resolveOrder(
+  id: string,
+  caller: Caller,
+  returnedPaymentId?: string,
+): Promise<OrderView | null> {
+  const known = await findForStatus(id);
+  if (!known) {
+    await countUnknownLookup(caller);
+    return null;
+  }
+  if (isFinalStatus(known.status, known.paidAt !== null)) return known;
+  const provider = await getPaymentProvider();
+  if (!provider) return known;
+  if (returnedPaymentId && !known.providerPaymentId && known.downloadKey === id) {
+    const payment = await fetchReturnedPayment(provider, returnedPaymentId);
+    if (payment?.orderId !== known.id) return known;
+    await applyToItsOrder(payment);
+    return findOrder({ id: known.id });
+  }
+  return refreshFromProvider(known, provider);
+}
+
+export type PaymentStatusAnswer = { success: true; status: string; amount: number; paid: boolean };
+
+/**
+ * The spec's status answer. `amount` is the package price only once the order is paid; before,
+ * it is what the provider reports as received in the price currency (0 when nothing), so a
+ * partially paid order never reads as paid in full.
+ */
+export async function paymentStatus(
+  id: string,
+  caller: Caller,
+  returnedPaymentId?: string,
+): Promise<PaymentStatusAnswer> {
+  const order = await resolveOrder(id, caller, returnedPaymentId);
   if (!order) throw notFound("Payment not found");
+  const paid = order.paidAt !== null;
   return {
-    success: true as const,
+    success: true,
     status: order.status,
-    amount: order.paidAmount ?? order.amount,
-    paid: isOrderPaid(order),
+    amount: paid ? order.amount : (order.actuallyPaidFiat ?? 0),
+    paid,
   };
 }
 
@@ -199,24 +337,51 @@ export async function handleCallback(payment: ProviderPayment): Promise<boolean>
   return (await applyToItsOrder(payment)) !== null;
 }
 
-export const DOWNLOAD_DAYS = 30;
+/** The order a download key names, or null; anything else (a provider id) costs an unknown lookup. */
+export async function findByKey(key: string, caller: Caller): Promise<OrderView | null> {
+  const order = DOWNLOAD_KEY_PATTERN.test(key) ? await findOrder({ downloadKey: key }) : null;
+  if (!order) await countUnknownLookup(caller);
+  return order;
+}
 
 /** The paid order a download link stands for, or the 404/402/410 of decisions.md. */
-export async function orderForDownload(paymentId: string): Promise<OrderView> {
-  const order = await resolveOrder(paymentId);
+export async function orderForDownload(key: string, caller: Caller): Promise<OrderView> {
+  let order = await findByKey(key, caller);
   if (!order) throw notFound("Payment not found");
+  if (!order.paidAt && !isFinalStatus(order.status, false)) {
+    const provider = await getPaymentProvider();
+    if (provider) order = await refreshFromProvider(order, provider);
+  }
   if (!order.paidAt) {
     throw new AppError(
       402,
       "This payment has not been confirmed yet. Check the payment status and try again once it is complete.",
     );
   }
-  const expires = order.paidAt.getTime() + DOWNLOAD_DAYS * 24 * 3600 * 1000;
-  if (Date.now() > expires) {
+  if (!order.downloadExpiresAt || Date.now() > order.downloadExpiresAt.getTime()) {
     throw new AppError(
       410,
-      `This download link expired ${DOWNLOAD_DAYS} days after payment. To get a new link, send a custom request from the home page (/#custom-request) quoting payment ID ${paymentId}.`,
+      `This download link has expired. Get a new link at ${env().PUBLIC_BASE_URL}/orders ("Find my orders") with the email address you bought with, or send a custom request from the home page.`,
     );
   }
   return order;
+}
+
+/**
+ * The buyer left the invoice without paying (the provider's cancel return). Only an order with no
+ * payment started can be cancelled; the invoice stays payable and a later payment still counts.
+ */
+export async function cancelCheckout(key: string, caller: Caller): Promise<PaymentStatusAnswer> {
+  const order = await findByKey(key, caller);
+  if (!order) throw notFound("Order not found");
+  const cancelled = await db().order.updateMany({
+    where: { id: order.id, paidAt: null, providerPaymentId: null, status: { in: ["pending", "waiting"] } },
+    data: { status: "cancelled" },
+  });
+  if (cancelled.count > 0) {
+    await db().orderEvent.create({
+      data: { orderId: order.id, status: "cancelled", note: "Buyer cancelled the invoice" },
+    });
+  }
+  return paymentStatus(key, caller);
 }

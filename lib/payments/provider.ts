@@ -26,11 +26,16 @@ export type ProviderPayment = {
   priceCurrency: string | null;
   payAmount: number | null;
   actuallyPaid: number | null;
+  payCurrency: string | null;
+  /** The received crypto's value in the price currency (callbacks carry it; status answers may not). */
+  actuallyPaidFiat: number | null;
 };
 
 export interface PaymentProvider {
   readonly name: "nowpayments" | "test";
   createInvoice(request: InvoiceRequest): Promise<Invoice>;
+  /** Whether an id could be one of this provider's payment ids (only those are worth asking about). */
+  isPaymentIdShape(id: string): boolean;
   /** Throws ProviderError("not_found") when the provider does not know the id. */
   getPayment(paymentId: string): Promise<ProviderPayment>;
 }
@@ -69,6 +74,8 @@ export const providerPaymentSchema = z
     price_currency: z.string().max(20).nullable().optional(),
     pay_amount: optionalNumber,
     actually_paid: optionalNumber,
+    pay_currency: z.string().max(20).nullable().optional(),
+    actually_paid_at_fiat: optionalNumber,
   })
   .transform((raw): ProviderPayment => ({
     paymentId: raw.payment_id,
@@ -79,4 +86,6 @@ export const providerPaymentSchema = z
     priceCurrency: raw.price_currency?.toLowerCase() ?? null,
     payAmount: raw.pay_amount,
     actuallyPaid: raw.actually_paid,
+    payCurrency: raw.pay_currency?.toLowerCase() ?? null,
+    actuallyPaidFiat: raw.actually_paid_at_fiat,
   }));

@@ -29,6 +29,7 @@ export async function findTestInvoice(invoiceId: string): Promise<TestInvoice | 
       leadCount: true,
       amount: true,
       paidAt: true,
+      downloadKey: true,
     },
   });
   if (!order) return null;
@@ -39,12 +40,12 @@ export async function findTestInvoice(invoiceId: string): Promise<TestInvoice | 
     leadCount: order.leadCount,
     amount: Number(order.amount),
     paid: order.paidAt !== null,
-    returnUrl: returnUrlFor(order.categoryId, order.packageType),
+    returnUrl: returnUrlFor(order.categoryId, order.packageType, order.downloadKey),
   };
 }
 
 /** Where the test page sends the buyer: back with NP_id after paying, back without after cancelling. */
 export function testRedirect(invoice: TestInvoice, action: "pay" | "cancel"): string {
-  if (action === "cancel") return invoice.returnUrl;
+  if (action === "cancel") return `${invoice.returnUrl}&cancelled=1`;
   return `${invoice.returnUrl}&NP_id=${encodeURIComponent(testPaymentIdFor(invoice.invoiceId))}`;
 }

@@ -35,6 +35,10 @@ export function testPaymentIdFor(invoiceId: string): string {
 export class TestPaymentProvider implements PaymentProvider {
   readonly name = "test" as const;
 
+  isPaymentIdShape(id: string): boolean {
+    return PAYMENT_PATTERN.test(id);
+  }
+
   async createInvoice(request: InvoiceRequest): Promise<Invoice> {
     void request;
     const invoiceId = `test_${randomBytes(8).toString("hex")}`;
@@ -63,6 +67,8 @@ export class TestPaymentProvider implements PaymentProvider {
       priceCurrency: order.currency,
       payAmount: amount,
       actuallyPaid: amount,
+      payCurrency: order.currency,
+      actuallyPaidFiat: amount,
     };
   }
 }

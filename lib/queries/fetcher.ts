@@ -40,6 +40,18 @@ export class HttpError extends Error {
       return undefined;
     }
   }
+
+  /** The server's per-field messages (`errors`) when the body is our JSON error shape. */
+  get errors(): Record<string, string> | undefined {
+    try {
+      const parsed = JSON.parse(this.body) as { errors?: unknown };
+      return parsed.errors && typeof parsed.errors === "object"
+        ? (parsed.errors as Record<string, string>)
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  }
 }
 
 export async function apiFetch<T>(url: string, init: RequestInit = {}): Promise<T> {

@@ -7,7 +7,9 @@ import type { CategoryDto } from "@/lib/schemas/category";
 import type {
   ImportReport,
   RequestDto,
+  SaleDetailDto,
   SaleDto,
+  SaleFilter,
   SettingsDto,
   SettingsUpdate,
   StatsDto,
@@ -16,8 +18,10 @@ import type {
 export const adminKeys = {
   all: ["admin"] as const,
   stats: ["admin", "stats"] as const,
-  sales: (page: number, order: "asc" | "desc") => ["admin", "sales", page, order] as const,
+  sales: (page: number, order: "asc" | "desc", status: SaleFilter | "all") =>
+    ["admin", "sales", page, order, status] as const,
   salesAll: ["admin", "sales"] as const,
+  sale: (id: string) => ["admin", "sale", id] as const,
   categories: ["admin", "categories"] as const,
   requests: (page: number) => ["admin", "requests", page] as const,
   requestsAll: ["admin", "requests"] as const,
@@ -45,12 +49,44 @@ export function useAdminStats(options: Refresh = {}) {
   });
 }
 
-export function useAdminSales(page: number, order: "asc" | "desc", pageSize: number, options: Refresh = {}) {
+export function useAdminSales(
+  page: number,
+  order: "asc" | "desc",
+  pageSize: number,
+  status: SaleFilter | "all",
+  options: Refresh = {},
+) {
+  const query = new URLSearchParams({ page: String(page), pageSize: String(pageSize), order });
+  if (status !== "all") query.set("status", status);
   return useQuery({
-    queryKey: [...adminKeys.sales(page, order), pageSize],
-    queryFn: () => fetchPage<SaleDto>(`/api/admin/sales?page=${page}&pageSize=${pageSize}&order=${order}`),
+    queryKey: [...adminKeys.sales(page, order, status), pageSize],
+    queryFn: () => fetchPage<SaleDto>(`/api/admin/sales?${query}`),
     placeholderData: (previous) => previous,
     ...options,
+  });
+}
+
+export function useAdminSale(id: string | null) {
+  return useQuery({
+    queryKey: adminKeys.sale(id ?? ""),
+    queryFn: () => adminJson<SaleDetailDto>(`/api/admin/sales/${id}`),
+    enabled: id !== null,
+  });
+}
+
+/** Recheck and Resend receipt: both answer the order's new detail. */
+export function useSaleAction(action: "recheck" | "resend-receipt") {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      adminJson<SaleDetailDto>(`/api/admin/sales/${id}/${action}`, { method: "POST" }),
+    onSuccess: (detail) => {
+      queryClient.setQueryData(adminKeys.sale(detail._id), detail);
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminKeys.salesAll }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.stats }),
+      ]);
+    },
   });
 }
 

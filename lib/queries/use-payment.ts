@@ -15,10 +15,43 @@ export function useCreatePayment() {
   });
 }
 
-export function fetchPaymentStatus(paymentId: string): Promise<PaymentStatusResponse> {
-  return apiFetch<PaymentStatusResponse>(`/api/payment/status/${encodeURIComponent(paymentId)}`, {
+/** The order's status by its key; `returnedPaymentId` is the NP_id a provider return carries. */
+export function fetchPaymentStatus(
+  paymentId: string,
+  returnedPaymentId?: string,
+): Promise<PaymentStatusResponse> {
+  const query = returnedPaymentId ? `?${new URLSearchParams({ NP_id: returnedPaymentId })}` : "";
+  return apiFetch<PaymentStatusResponse>(`/api/payment/status/${encodeURIComponent(paymentId)}${query}`, {
     cache: "no-store",
   });
+}
+
+/** Tells the server the buyer left the invoice unpaid (the provider's cancel return). */
+export function cancelCheckout(key: string): Promise<PaymentStatusResponse> {
+  return apiFetch<PaymentStatusResponse>(`/api/orders/${encodeURIComponent(key)}/cancel`, { method: "POST" });
+}
+
+/**
+ * Whether this tab may start the automatic download of an order: true once per order across all
+ * tabs of this browser (the invoice's return tab and the tab that opened it both see the payment
+ * complete). The Web Locks API makes the check-and-set atomic between tabs where it exists.
+ */
+export async function claimAutoDownload(key: string): Promise<boolean> {
+  const name = `leadmarket:downloaded:${key}`;
+  const claim = (): boolean => {
+    try {
+      if (localStorage.getItem(name)) return false;
+      localStorage.setItem(name, new Date().toISOString());
+      return true;
+    } catch {
+      // Storage disabled: this tab downloads; nothing else can be coordinated.
+      return true;
+    }
+  };
+  if (typeof navigator !== "undefined" && navigator.locks) {
+    return navigator.locks.request(name, async () => claim());
+  }
+  return claim();
 }
 
 export function downloadUrl(

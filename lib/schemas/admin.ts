@@ -80,6 +80,15 @@ export const listQuery = z.object({
 });
 export type ListQuery = z.infer<typeof listQuery>;
 
+/** The Sales tab's status filter: paid, open checkouts, or the ways a checkout ends unpaid. */
+export const SALE_FILTERS = ["confirmed", "pending", "expired", "cancelled", "failed"] as const;
+export type SaleFilter = (typeof SALE_FILTERS)[number];
+
+export const salesListQuery = listQuery.extend({
+  status: z.enum(SALE_FILTERS, "Status must be confirmed, pending, expired, cancelled or failed").optional(),
+});
+export type SalesListQuery = z.infer<typeof salesListQuery>;
+
 // ---- Answer shapes ----
 
 export type SaleDto = {
@@ -94,6 +103,21 @@ export type SaleDto = {
   status: string;
   createdAt: string;
   paidAt: string | null;
+};
+
+/** One order in full for the admin (the download key is never sent). */
+export type SaleDetailDto = SaleDto & {
+  buyerEmail: string | null;
+  invoiceId: string | null;
+  providerPaymentId: string | null;
+  payCurrency: string | null;
+  actuallyPaid: number | null;
+  actuallyPaidFiat: number | null;
+  downloadExpiresAt: string | null;
+  receiptSentAt: string | null;
+  checkedAt: string | null;
+  lastError: string | null;
+  history: { status: string; note: string; at: string }[];
 };
 
 export type RequestStatus = "pending" | "in_progress" | "completed";

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { PACKAGE_IDS } from "@/lib/packages";
 
+const emailSchema = z.email();
+
 // The spec's create payload. Only categoryId and packageType are trusted; the client's amount,
 // leadCount and titles are accepted (so the spec's client works unchanged) but never used: the
 // server's package table decides price and count.
@@ -13,6 +15,13 @@ export const createPaymentBody = z
     leadId: z.unknown().optional(),
     leadCount: z.unknown().optional(),
     leadTitle: z.unknown().optional(),
+    // "Email me my download link": optional; an empty field means no email.
+    email: z
+      .string("Enter a valid email address")
+      .trim()
+      .max(254, "Enter a valid email address")
+      .refine((value) => value === "" || emailSchema.safeParse(value).success, "Enter a valid email address")
+      .optional(),
   })
   .refine((body) => body.packageType ?? body.selectedPackage, {
     message: "Choose starter, standard or premium",
@@ -21,6 +30,7 @@ export const createPaymentBody = z
   .transform((body) => ({
     categoryId: body.categoryId,
     packageType: (body.packageType ?? body.selectedPackage)!,
+    email: body.email ? body.email.toLowerCase() : undefined,
   }));
 
 export type CreatePaymentBody = z.input<typeof createPaymentBody>;
@@ -32,6 +42,15 @@ export const paymentIdParams = z.object({
     .min(1, "Invalid payment id")
     .max(128, "Invalid payment id")
     .regex(/^[A-Za-z0-9_-]+$/, "Invalid payment id"),
+});
+
+/** The status check's optional NP_id: the provider's payment id a returning tab carries with the key. */
+export const paymentStatusQuery = z.object({
+  NP_id: z
+    .string()
+    .max(128, "Invalid payment id")
+    .regex(/^[A-Za-z0-9_-]+$/, "Invalid payment id")
+    .optional(),
 });
 
 export const downloadQuery = z.object({

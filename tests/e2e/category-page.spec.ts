@@ -99,11 +99,16 @@ test("the lead sample preview shows 5 representative, masked rows", async ({ pag
   await expect(rows.nth(1).getByRole("cell").first()).toHaveText(/^\S+ [A-Z]\.$/);
 });
 
-test("the sticky purchase card follows the package in the address", async ({ page }) => {
+test("the purchase card sticks while it fits and follows the package in the address", async ({ page }) => {
   const category = await marketing(page);
   await page.goto(`/category/${category._id}`);
   const card = page.getByTestId("purchase-card");
+  // Taller than a 1280x800 window: not sticky, so its lower part (the purchase result) stays reachable.
+  await expect(card.locator("..")).toHaveCSS("position", "static");
+  await page.setViewportSize({ width: 1280, height: 2000 });
   await expect(card.locator("..")).toHaveCSS("position", "sticky");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(card.locator("..")).toHaveCSS("position", "static");
   await expect(card.getByRole("heading", { level: 2 })).toHaveText("Starter Package");
   await expect(card.getByTestId("purchase-price")).toHaveText("$10");
   for (const text of ["Price per lead", "$0.01", "Lead count", "1,000", "CSV & Excel", "instant download"]) {

@@ -48,6 +48,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // Every browser connects from 127.0.0.1: the tests act as one proxy and name distinct
       // clients in X-Forwarded-For, so their rate limits do not add up.
       TRUST_PROXY_HOPS: "1",
+      // Every browser test buys from 127.0.0.1; the limit itself is tested in integration.
+      ORDER_CREATE_LIMIT: "100",
     },
   });
 

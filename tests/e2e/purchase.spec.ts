@@ -1,6 +1,7 @@
 // The buyer's whole purchase in Chromium against the NOWPayments stand-in started by the global
-// setup: Buy Now -> hosted invoice (new tab) -> Pay -> return with NP_id -> 'Payment Complete!' ->
-// the CSV downloads with the package's row count. Plus the card's refusals and error toasts.
+// setup: Buy Now with an email -> hosted invoice (new tab) -> Pay -> return with the order key and
+// NP_id -> 'Payment Complete!' in view -> one CSV download -> receipt -> order page -> Find my
+// orders. Plus cancelled invoices, the card's refusals and error toasts.
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { expectToast } from "./toast";
@@ -42,59 +43,118 @@ async function startPollingWithFakeClock(page: Page) {
   await expect(page.getByRole("button", { name: "Check Status" })).toBeVisible();
 }
 
-test("a buyer pays through the provider and downloads their leads", async ({ page }) => {
-  const marketing = await categoryByTitle("Marketing");
-  await openCard(page, marketing, "starter");
+type Mail = { to: string[]; subject: string; text: string };
 
-  const popupPromise = page.waitForEvent("popup");
-  await page.getByRole("button", { name: "Buy Now" }).click();
-  const popup = await popupPromise;
-  await expectToast(page, "Payment Initiated");
-  await expect(page.getByRole("button", { name: "Check Status" })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Reopen Payment" })).toBeVisible();
-  await expect(page.getByTestId("payment-status")).toHaveText("pending");
-  const invoiceId = await page.evaluate(() => sessionStorage.getItem("paymentId"));
-  expect(invoiceId).toMatch(/^\d+$/);
-
-  // Registered now: the first tab may learn of the payment from its own 10 s poll.
-  const firstTabDownload = page.waitForEvent("download", { timeout: 45_000 });
-
-  // The hosted invoice in the new tab; paying sends the buyer back with NP_id.
-  await expect(popup.getByRole("heading", { name: `Invoice ${invoiceId}` })).toBeVisible();
-  const downloadPromise = popup.waitForEvent("download");
-  await popup.getByRole("button", { name: "Pay now" }).click();
-  await popup.waitForURL(/NP_id=\d+/);
-  const npId = new URL(popup.url()).searchParams.get("NP_id")!;
-  await expect(popup.getByText("Payment Complete!").first()).toBeVisible();
-  const download = await downloadPromise;
-  expect(download.suggestedFilename()).toBe(`leads-${npId}.csv`);
-  const rows = await rowsOf(download);
-  expect(rows).toHaveLength(1001);
-  expect(rows[0]).toBe("First Name,Last Name,Title,Company,Email,Phone,City,State,Country");
-  expect(await popup.evaluate(() => sessionStorage.getItem("paymentId"))).toBe(npId);
-
-  // Excel is offered too once paid.
-  const excelPromise = popup.waitForEvent("download");
-  await popup.getByRole("link", { name: "Download Excel" }).click();
-  expect((await excelPromise).suggestedFilename()).toBe(`leads-${npId}.xlsx`);
-
-  // The first tab learns of the payment (its poll, or a manual check) and downloads the same file.
-  const checkStatus = page.getByRole("button", { name: "Check Status" });
-  // The poll may complete the payment meanwhile and remove the button: a short, optional click.
-  if (await checkStatus.isVisible()) await checkStatus.click({ timeout: 2_000 }).catch(() => undefined);
-  await expect(page.getByTestId("purchase-complete")).toBeVisible();
-  const again = await firstTabDownload;
-  expect(again.suggestedFilename()).toBe(`leads-${invoiceId}.csv`);
-  expect(await rowsOf(again)).toEqual(rows);
-
-  // The admin heard about the sale.
+async function mailTo(address: string, subject: string): Promise<Mail> {
+  let found: Mail | undefined;
   await expect
-    .poll(async () => {
-      const mails = (await (await fetch(process.env.E2E_MAILBOX_URL!)).json()) as { text: string }[];
-      return mails.some((mail) => mail.text.includes(`Payment ID: ${npId}`));
-    })
+    .poll(
+      async () => {
+        const mails = (await (await fetch(process.env.E2E_MAILBOX_URL!)).json()) as Mail[];
+        found = mails.find((mail) => mail.to.includes(address) && mail.subject === subject);
+        return found !== undefined;
+      },
+      { timeout: 20_000 },
+    )
     .toBe(true);
-});
+  return found!;
+}
+
+// The buyer's whole way, at a laptop's and a phone's size: buy with an email, pay on the provider's
+// page, see the result without scrolling, get exactly one download, then come back from the
+// receipt in a fresh browser and again through Find my orders.
+for (const viewport of [
+  { name: "laptop", width: 1280, height: 800 },
+  { name: "phone", width: 375, height: 812 },
+]) {
+  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test("a buyer pays, downloads once, and gets the leads again from the receipt and Find my orders", async ({
+      page,
+      browser,
+    }) => {
+      test.setTimeout(120_000);
+      const email = `buyer-${viewport.name}-${Date.now()}@example.com`;
+      const marketing = await categoryByTitle("Marketing");
+      const downloads: import("@playwright/test").Download[] = [];
+      page.on("download", (download) => downloads.push(download));
+      await openCard(page, marketing, "starter");
+      await page.getByLabel("Email me my download link").fill(email);
+
+      const popupPromise = page.waitForEvent("popup");
+      await page.getByRole("button", { name: "Buy Now" }).click();
+      const popup = await popupPromise;
+      popup.on("download", (download) => downloads.push(download));
+      await expectToast(page, "Payment Initiated");
+      await expect(page.getByRole("button", { name: "Check Status" })).toBeVisible();
+      const key = await page.evaluate(() => sessionStorage.getItem("paymentId"));
+      expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+      // The provider's hosted invoice; paying returns with our key and its NP_id.
+      await expect(popup.getByRole("heading", { name: /^Invoice \d{10}$/ })).toBeVisible();
+      await popup.getByRole("button", { name: "Pay now" }).click();
+      const complete = popup.getByTestId("purchase-complete");
+      await expect(complete.getByText("Payment Complete!")).toBeInViewport();
+      await expect(complete.getByRole("link", { name: "Download CSV" })).toBeInViewport();
+      await expect(complete.getByRole("link", { name: "Download Excel" })).toBeInViewport();
+      // The key left the address bar once read.
+      expect(new URL(popup.url()).searchParams.has("order")).toBe(false);
+      await expect.poll(() => downloads.length).toBe(1);
+
+      // The tab that opened the invoice learns of it too (its poll, or a manual check), and does
+      // not download again.
+      const checkStatus = page.getByRole("button", { name: "Check Status" });
+      if (await checkStatus.isVisible()) await checkStatus.click({ timeout: 2_000 }).catch(() => undefined);
+      await expect(page.getByTestId("purchase-complete").getByText("Payment Complete!")).toBeInViewport();
+      // Coming back to the return address does not download again either.
+      await popup.goto(`/category/${marketing._id}?package=starter&order=${key}`);
+      await expect(popup.getByTestId("purchase-complete")).toBeVisible();
+      await popup.waitForTimeout(1_000);
+      expect(downloads).toHaveLength(1);
+      expect(downloads[0].suggestedFilename()).toBe(`leads-${key}.csv`);
+      const rows = await rowsOf(downloads[0]);
+      expect(rows).toHaveLength(1001);
+      expect(rows[0]).toBe("First Name,Last Name,Title,Company,Email,Phone,City,State,Country");
+
+      // The receipt, opened in a browser that has never seen the purchase.
+      const receipt = await mailTo(email, "Your LeadMarket receipt: Marketing - Starter package");
+      const orderUrl = /http:\/\/\S+\/order\/[A-Za-z0-9_-]{43}/.exec(receipt.text)![0];
+      expect(orderUrl.endsWith(`/order/${key}`)).toBe(true);
+      const fresh = await browser.newContext({
+        viewport: { width: viewport.width, height: viewport.height },
+      });
+      const other = await fresh.newPage();
+      const response = await other.goto(new URL(orderUrl).pathname);
+      expect(response!.headers()["referrer-policy"]).toBe("no-referrer");
+      expect(response!.headers()["cache-control"]).toContain("no-store");
+      await expect(other.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+      await expect(other.getByRole("heading", { name: "Your order" })).toBeVisible();
+      await expect(other.getByTestId("order-status")).toHaveText("Paid");
+      await expect(other.getByTestId("order-details")).toContainText("1,000");
+      const again = other.waitForEvent("download");
+      await other.getByRole("link", { name: "Download CSV" }).click();
+      expect(await rowsOf(await again)).toEqual(rows);
+
+      // Find my orders: a sign-in link by mail, then a fresh download link.
+      await other.goto("/orders");
+      await other.getByLabel("Email you bought with").fill(email);
+      await other.getByRole("button", { name: "Email me a sign-in link" }).click();
+      await expect(other.getByRole("status")).toContainText("a sign-in link is on its way");
+      const signIn = await mailTo(email, "Your LeadMarket orders");
+      const signInUrl = new URL(/http:\/\/\S+\/orders\?token=\S+/.exec(signIn.text)![0]);
+      await other.goto(`${signInUrl.pathname}${signInUrl.search}`);
+      const listed = other.getByRole("list", { name: "Your orders" }).getByTestId("order-details");
+      await expect(listed).toHaveCount(1);
+      const third = other.waitForEvent("download");
+      await listed.getByRole("link", { name: "Download CSV" }).click();
+      const last = await third;
+      expect(last.suggestedFilename()).toBe(`leads-${key}.csv`);
+      expect(await rowsOf(last)).toEqual(rows);
+      await fresh.close();
+    });
+  });
+}
 
 test("downloads are refused before payment and the test page does not exist", async ({ request }) => {
   const unpaid = await request.get("/api/leads/download/123456");

@@ -102,7 +102,9 @@ test("the footer has its lists, this year's copyright and the legal links", asyn
     "API Documentation",
   ]);
   const quick = footer.getByRole("navigation", { name: "Quick Links" }).getByRole("link");
-  await expect(quick).toHaveCount(4);
+  await expect(quick).toHaveCount(5);
+  await expect(quick.last()).toHaveText("Find my orders");
+  await expect(quick.last()).toHaveAttribute("href", "/orders");
   await expect(footer.getByRole("list", { name: "Social media" }).getByRole("link")).toHaveCount(4);
   await expect(footer).toContainText(`© ${new Date().getFullYear()} LeadMarket. All rights reserved.`);
 

@@ -38,6 +38,12 @@ const routes: Record<string, Record<string, unknown>> = {
     await import("@/app/api/admin/requests/[id]/attachments/[attachmentId]/route"),
   "/api/admin/requests/export": await import("@/app/api/admin/requests/export/route"),
   "/api/admin/settings": await import("@/app/api/admin/settings/route"),
+  "/api/admin/sales/[id]": await import("@/app/api/admin/sales/[id]/route"),
+  "/api/admin/sales/[id]/recheck": await import("@/app/api/admin/sales/[id]/recheck/route"),
+  "/api/admin/sales/[id]/resend-receipt": await import("@/app/api/admin/sales/[id]/resend-receipt/route"),
+  "/api/orders/[key]": await import("@/app/api/orders/[key]/route"),
+  "/api/orders/[key]/cancel": await import("@/app/api/orders/[key]/cancel/route"),
+  "/api/orders/lookup": await import("@/app/api/orders/lookup/route"),
 };
 const { db, pool } = await import("@/lib/db");
 const { signAdminToken } = await import("@/lib/auth/session");

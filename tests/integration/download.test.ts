@@ -41,23 +41,36 @@ function testAction(invoiceId: string, action: string) {
   });
 }
 
-/** Buys a package through the test provider, the way the browser does; returns both ids. */
-async function buyAndPay(categoryId: string, packageType: string) {
-  const created = await callJson<{ paymentId: string; invoiceUrl: string }>(create, "/api/payment/create", {
+let addresses = 0;
+const nextAddress = () => `10.2.0.${++addresses}`;
+
+function createOrder(categoryId: string, packageType: string) {
+  return callJson<{ paymentId: string; invoiceUrl: string }>(create, "/api/payment/create", {
     json: { categoryId, packageType },
+    headers: { "x-forwarded-for": nextAddress() },
   });
+}
+
+/**
+ * Buys a package through the test provider, the way the browser does: the return address carries
+ * the download key and NP_id, and the returning tab checks the key with that NP_id.
+ */
+async function buyAndPay(categoryId: string, packageType: string) {
+  const created = await createOrder(categoryId, packageType);
   expect(created.status).toBe(200);
-  const { paymentId: invoiceId, invoiceUrl } = created.body;
+  const { paymentId: key, invoiceUrl } = created.body;
+  const invoiceId = new URL(invoiceUrl).pathname.split("/").at(-1)!;
   expect(invoiceUrl).toBe(`http://localhost:3999/test-payment/${invoiceId}`);
   const paid = await testAction(invoiceId, "pay");
   expect(paid.status).toBe(303);
   const back = new URL(paid.headers.get("location")!);
   expect(`${back.origin}${back.pathname}`).toBe(`http://localhost:3999/category/${categoryId}`);
   expect(back.searchParams.get("package")).toBe(packageType);
+  expect(back.searchParams.get("order")).toBe(key);
   const npId = back.searchParams.get("NP_id")!;
-  const answer = await callJson(status, `/api/payment/status/${npId}`, { params: { id: npId } });
+  const answer = await callJson(status, `/api/payment/status/${key}?NP_id=${npId}`, { params: { id: key } });
   expect(answer.body).toMatchObject({ success: true, status: "finished", paid: true });
-  return { invoiceId, npId };
+  return { key, invoiceId, npId };
 }
 
 async function fetchFile(id: string, format?: "xlsx") {
@@ -76,13 +89,14 @@ function parseCsv(text: string): string[][] {
 
 describe("test payment mode", () => {
   it("redirects back without NP_id on cancel and refuses forged or unknown ids", async () => {
-    const created = await callJson<{ paymentId: string }>(create, "/api/payment/create", {
-      json: { categoryId: small, packageType: "starter" },
-    });
-    const invoiceId = created.body.paymentId;
+    const created = await createOrder(small, "starter");
+    const key = created.body.paymentId;
+    const invoiceId = new URL(created.body.invoiceUrl).pathname.split("/").at(-1)!;
     const cancelled = await testAction(invoiceId, "cancel");
     expect(cancelled.status).toBe(303);
-    expect(cancelled.headers.get("location")).toBe(`http://localhost:3999/category/${small}?package=starter`);
+    expect(cancelled.headers.get("location")).toBe(
+      `http://localhost:3999/category/${small}?package=starter&order=${key}&cancelled=1`,
+    );
     expect((await testAction(invoiceId, "steal")).status).toBe(400);
     expect((await testAction("test_0000000000000000", "pay")).status).toBe(404);
 
@@ -92,19 +106,18 @@ describe("test payment mode", () => {
     );
     const pending = await callJson(status, `/api/payment/status/${invoiceId}`, { params: { id: invoiceId } });
     expect(pending.body).toMatchObject({ status: "pending", paid: false });
-    expect((await fetchFile(invoiceId)).response.status).toBe(402);
+    expect((await fetchFile(key)).response.status).toBe(402);
+    expect((await fetchFile(invoiceId)).response.status).toBe(404);
   });
 });
 
 describe("GET /api/leads/download/{paymentId}", () => {
-  it("streams the starter columns, the same rows on every download, by either id", async () => {
-    const { invoiceId, npId } = await buyAndPay(small, "starter");
-    const first = await fetchFile(npId);
+  it("streams the starter columns, the same rows on every download, by the key only", async () => {
+    const { key, invoiceId, npId } = await buyAndPay(small, "starter");
+    const first = await fetchFile(key);
     expect(first.response.status).toBe(200);
     expect(first.response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    expect(first.response.headers.get("content-disposition")).toBe(
-      `attachment; filename="leads-${npId}.csv"`,
-    );
+    expect(first.response.headers.get("content-disposition")).toBe(`attachment; filename="leads-${key}.csv"`);
     const rows = parseCsv(first.bytes.toString("utf8"));
     expect(rows[0]).toEqual([
       "First Name",
@@ -131,25 +144,23 @@ describe("GET /api/leads/download/{paymentId}", () => {
       "UPDATE leads SET verified_at = now() WHERE id = (SELECT max(id) FROM leads WHERE category_id = $1)",
       [small],
     );
-    const again = await fetchFile(npId);
-    const byInvoice = await fetchFile(invoiceId);
+    const again = await fetchFile(key);
     expect(again.bytes.equals(first.bytes)).toBe(true);
-    expect(byInvoice.bytes.equals(first.bytes)).toBe(true);
-    expect(byInvoice.response.headers.get("content-disposition")).toBe(
-      `attachment; filename="leads-${invoiceId}.csv"`,
-    );
+    // The provider's ids are no download keys.
+    expect((await fetchFile(invoiceId)).response.status).toBe(404);
+    expect((await fetchFile(npId)).response.status).toBe(404);
   });
 
   it("adds the standard columns", async () => {
-    const { npId } = await buyAndPay(big, "standard");
-    const rows = parseCsv((await fetchFile(npId)).bytes.toString("utf8"));
+    const { key } = await buyAndPay(big, "standard");
+    const rows = parseCsv((await fetchFile(key)).bytes.toString("utf8"));
     expect(rows[0].slice(9)).toEqual(["Profile URL", "Industry", "Company Size"]);
     expect(rows).toHaveLength(10_001);
   });
 
   it("delivers premium as CSV and as Excel with the advanced columns, only from its own category", async () => {
-    const { npId } = await buyAndPay(big, "premium");
-    const csv = parseCsv((await fetchFile(npId)).bytes.toString("utf8"));
+    const { key } = await buyAndPay(big, "premium");
+    const csv = parseCsv((await fetchFile(key)).bytes.toString("utf8"));
     expect(csv[0].slice(12)).toEqual([
       "Seniority",
       "Department",
@@ -168,13 +179,11 @@ describe("GET /api/leads/download/{paymentId}", () => {
     expect(csv.slice(1).every((row) => emails.has(row[4]))).toBe(true);
     expect(new Set(csv.slice(1).map((row) => row[4])).size).toBe(20_000);
 
-    const xlsx = await fetchFile(npId, "xlsx");
+    const xlsx = await fetchFile(key, "xlsx");
     expect(xlsx.response.headers.get("content-type")).toBe(
       "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     );
-    expect(xlsx.response.headers.get("content-disposition")).toBe(
-      `attachment; filename="leads-${npId}.xlsx"`,
-    );
+    expect(xlsx.response.headers.get("content-disposition")).toBe(`attachment; filename="leads-${key}.xlsx"`);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
     const sheet = workbook.getWorksheet("Leads")!;
@@ -187,8 +196,8 @@ describe("GET /api/leads/download/{paymentId}", () => {
   it("never serves one order's leads through another order's id", async () => {
     const a = await buyAndPay(small, "starter");
     const b = await buyAndPay(big, "starter");
-    const fileA = parseCsv((await fetchFile(a.npId)).bytes.toString("utf8"));
-    const fileB = parseCsv((await fetchFile(b.npId)).bytes.toString("utf8"));
+    const fileA = parseCsv((await fetchFile(a.key)).bytes.toString("utf8"));
+    const fileB = parseCsv((await fetchFile(b.key)).bytes.toString("utf8"));
     const { rows } = await pool().query<{ email: string }>("SELECT email FROM leads WHERE category_id = $1", [
       small,
     ]);
@@ -197,19 +206,21 @@ describe("GET /api/leads/download/{paymentId}", () => {
     expect(fileB.slice(1).some((row) => smallEmails.has(row[4]))).toBe(false);
   });
 
-  it("expires 30 days after payment with a message naming how to get a new link", async () => {
-    const { invoiceId, npId } = await buyAndPay(small, "starter");
+  it("works for 30 days after payment, then 410 with a message naming /orders", async () => {
+    const { key, invoiceId } = await buyAndPay(small, "starter");
+    const row = await db().order.findUniqueOrThrow({ where: { invoiceId } });
+    expect(row.downloadExpiresAt!.getTime() - row.paidAt!.getTime()).toBe(30 * 24 * 3600 * 1000);
     await db().order.update({
       where: { invoiceId },
-      data: { paidAt: new Date(Date.now() - 31 * 24 * 3600 * 1000) },
+      data: { downloadExpiresAt: new Date(Date.now() - 1000) },
     });
-    const response = await callJson<{ message: string }>(download, `/api/leads/download/${npId}`, {
-      params: { id: npId },
+    const response = await callJson<{ message: string }>(download, `/api/leads/download/${key}`, {
+      params: { id: key },
     });
     expect(response.status).toBe(410);
-    expect(response.body.message).toContain("expired 30 days after payment");
-    expect(response.body.message).toContain("/#custom-request");
-    expect(response.body.message).toContain(npId);
+    expect(response.body.message).toContain("http://localhost:3999/orders");
+    expect(response.body.message).toContain("Find my orders");
+    expect(response.body.message).not.toContain(key);
   });
 
   it("rejects a bad format or id", async () => {

@@ -1,6 +1,6 @@
 import { Client } from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { migrate, readMigrations } from "@/lib/migrate";
+import { MIGRATIONS_DIR, migrate, readMigrations } from "@/lib/migrate";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 
 const databases: TestDatabase[] = [];
@@ -61,5 +61,47 @@ describe("migration runner", () => {
     const { rowCount } = await client.query("SELECT 1 FROM pg_tables WHERE tablename = 'b'");
     await client.end();
     expect(rowCount).toBe(0);
+  });
+
+  it("gives orders made before download keys a key each, and paid ones their 30-day window", async () => {
+    const database = await emptyDatabase();
+    const { mkdtemp, mkdir, copyFile } = await import("node:fs/promises");
+    const dir = await mkdtemp("/tmp/migrations-");
+    await mkdir(`${dir}/20261121000000_init`);
+    await copyFile(
+      `${MIGRATIONS_DIR}/20261121000000_init/migration.sql`,
+      `${dir}/20261121000000_init/migration.sql`,
+    );
+    await migrate(database.url, dir);
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    const category = await client.query<{ id: string }>(
+      "INSERT INTO categories (title, updated_at) VALUES ('Old', now()) RETURNING id",
+    );
+    await client.query(
+      `INSERT INTO orders (category_id, lead_title, package_type, lead_count, amount, status, paid_at, updated_at)
+       SELECT $1, 'Old', 'starter', 1000, 10, s, CASE WHEN s = 'finished' THEN now() END, now()
+       FROM unnest(ARRAY['finished', 'pending', 'waiting']) AS s`,
+      [category.rows[0].id],
+    );
+    await migrate(database.url);
+    const { rows } = await client.query<{
+      download_key: string;
+      status: string;
+      expires_in_days: number | null;
+      events: number;
+    }>(
+      `SELECT download_key, status, extract(day FROM download_expires_at - paid_at)::int AS expires_in_days,
+              (SELECT count(*)::int FROM order_events e WHERE e.order_id = o.id) AS events
+       FROM orders o ORDER BY status`,
+    );
+    await client.end();
+    expect(rows.map((row) => row.status)).toEqual(["finished", "pending", "waiting"]);
+    for (const row of rows) {
+      expect(row.download_key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(row.events).toBe(1);
+    }
+    expect(new Set(rows.map((row) => row.download_key)).size).toBe(3);
+    expect(rows.map((row) => row.expires_in_days)).toEqual([30, null, null]);
   });
 });

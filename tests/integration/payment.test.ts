@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/database";
 import { startNowPaymentsStandin, signLikeNowPayments } from "../support/nowpayments-standin";
+import { createHmac } from "node:crypto";
 import { call, callJson } from "../support/routes";
 import { startSmtpCatcher } from "../support/smtp";
 
@@ -55,16 +56,35 @@ afterAll(async () => {
   await database.drop();
 });
 
+// Each purchase comes from its own address, so the per-address order limit stays out of the way
+// except where a test is about it.
+let addresses = 0;
+const nextAddress = () => `10.1.${Math.floor(++addresses / 250)}.${addresses % 250}`;
+
 async function buy(categoryId = marketing, extra: Record<string, unknown> = {}) {
   const result = await callJson<Created>(create, "/api/payment/create", {
     json: { categoryId, packageType: "starter", ...extra },
+    headers: { "x-forwarded-for": nextAddress() },
   });
   expect(result.status).toBe(200);
   return result.body;
 }
 
-const order = (invoiceId: string) => db().order.findUniqueOrThrow({ where: { invoiceId } });
-const check = (id: string) => callJson<Status>(status, `/api/payment/status/${id}`, { params: { id } });
+const order = (downloadKey: string) => db().order.findUniqueOrThrow({ where: { downloadKey } });
+const invoiceOf = async (downloadKey: string) => (await order(downloadKey)).invoiceId!;
+const check = (id: string, address = nextAddress()) =>
+  callJson<Status>(status, `/api/payment/status/${id}`, {
+    params: { id },
+    headers: { "x-forwarded-for": address },
+  });
+/** The returning tab's check: its key with the NP_id the provider appended. */
+const checkReturn = (key: string, npId: string | number) =>
+  callJson<Status>(status, `/api/payment/status/${key}?NP_id=${npId}`, {
+    params: { id: key },
+    headers: { "x-forwarded-for": nextAddress() },
+  });
+// The provider is asked about one id at most once a minute; this lets that minute pass.
+const aMinutePasses = () => pool().query("DELETE FROM throttle_events WHERE true");
 const sendIpn = (body: string, signature?: string) =>
   call(ipn, "/api/payment/ipn", {
     body,
@@ -81,8 +101,11 @@ describe("POST /api/payment/create", () => {
       selectedPackage: "premium",
     });
     expect(created).toMatchObject({ success: true });
-    expect(created.invoiceUrl).toBe(`${standin.url.replace("/v1", "")}/payment/?iid=${created.paymentId}`);
+    // The answer's paymentId is the download key, never the provider's invoice id.
+    expect(created.paymentId).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const row = await order(created.paymentId);
+    expect(created.invoiceUrl).toBe(`${standin.url.replace("/v1", "")}/payment/?iid=${row.invoiceId}`);
+    expect(row.invoiceId).toMatch(/^\d{10}$/);
     expect(row).toMatchObject({
       categoryId: marketing,
       leadTitle: "Pay Marketing",
@@ -93,12 +116,13 @@ describe("POST /api/payment/create", () => {
       paidAt: null,
     });
     expect(Number(row.amount)).toBe(10);
-    const invoice = standin.invoices.get(created.paymentId)!;
+    const invoice = standin.invoices.get(row.invoiceId!)!;
     expect(invoice).toMatchObject({
       order_id: row.id,
       price_amount: "10",
       price_currency: "usd",
-      success_url: `http://localhost:3999/category/${marketing}?package=starter`,
+      success_url: `http://localhost:3999/category/${marketing}?package=starter&order=${created.paymentId}`,
+      cancel_url: `http://localhost:3999/category/${marketing}?package=starter&order=${created.paymentId}&cancelled=1`,
       ipn_callback_url: "http://localhost:3999/api/payment/ipn",
     });
   });
@@ -106,6 +130,7 @@ describe("POST /api/payment/create", () => {
   it("accepts the spec's selectedPackage when packageType is missing", async () => {
     const { status: code, body } = await callJson<Created>(create, "/api/payment/create", {
       json: { categoryId: marketing, selectedPackage: "starter" },
+      headers: { "x-forwarded-for": nextAddress() },
     });
     expect(code).toBe(200);
     expect((await order(body.paymentId)).packageType).toBe("starter");
@@ -145,6 +170,7 @@ describe("POST /api/payment/create", () => {
       const started = new Date();
       const failed = await callJson<{ message: string }>(create, "/api/payment/create", {
         json: { categoryId: marketing, packageType: "starter" },
+        headers: { "x-forwarded-for": nextAddress() },
       });
       expect(failed.status).toBe(502);
       expect(failed.body.message).toBe("The payment provider could not create an invoice. Please try again.");
@@ -183,6 +209,7 @@ describe("POST /api/payment/create", () => {
     });
     const refused = await callJson(create, "/api/payment/create", {
       json: { categoryId: marketing, packageType: "starter" },
+      headers: { "x-forwarded-for": nextAddress() },
     });
     expect(refused.status).toBe(502);
     await db().settings.update({
@@ -194,9 +221,9 @@ describe("POST /api/payment/create", () => {
   });
 
   it("keeps the test payment route unreachable outside test mode", async () => {
-    const created = await buy();
-    const response = await call(testPay, `/api/payment/test/${created.paymentId}`, {
-      params: { id: created.paymentId },
+    const invoiceId = await invoiceOf((await buy()).paymentId);
+    const response = await call(testPay, `/api/payment/test/${invoiceId}`, {
+      params: { id: invoiceId },
       body: new URLSearchParams({ action: "pay" }),
       headers: { "content-type": "application/x-www-form-urlencoded" },
     });
@@ -205,32 +232,39 @@ describe("POST /api/payment/create", () => {
 });
 
 describe("payment status and settlement", () => {
-  it("follows the payment from invoice id to NP_id to paid, allocating the leads once", async () => {
+  it("follows the payment from key to NP_id to paid, allocating the leads once", async () => {
     const created = await buy();
+    const invoiceId = await invoiceOf(created.paymentId);
     const pending = await check(created.paymentId);
     expect(pending).toMatchObject({
       status: 200,
-      body: { success: true, status: "pending", amount: 10, paid: false },
+      body: { success: true, status: "pending", amount: 0, paid: false },
     });
 
-    const payment = standin.pay(created.paymentId, { status: "waiting" });
+    const payment = standin.pay(invoiceId, { status: "waiting" });
     const npId = String(payment.payment_id);
-    const waiting = await check(npId);
-    expect(waiting.body).toMatchObject({ status: "waiting", paid: false });
+    // Unknown to us until the returning tab brings it with the key.
+    expect((await check(npId)).status).toBe(404);
+    const waiting = await checkReturn(created.paymentId, npId);
+    expect(waiting.body).toMatchObject({ status: "waiting", amount: 0, paid: false });
     expect((await order(created.paymentId)).providerPaymentId).toBe(npId);
 
-    // Polling by invoice id now learns from the provider through the stored payment id.
+    // Polling by key (or invoice id) learns from the provider through the stored payment id,
+    // at most once a minute.
     standin.setStatus(npId, "confirming");
-    expect((await check(created.paymentId)).body).toMatchObject({ status: "confirming", paid: false });
+    const before = standin.paymentLookups();
+    expect((await check(created.paymentId)).body).toMatchObject({ status: "waiting" });
+    expect(standin.paymentLookups()).toBe(before);
+    await aMinutePasses();
+    expect((await check(invoiceId)).body).toMatchObject({ status: "confirming", paid: false });
+    expect(standin.paymentLookups()).toBe(before + 1);
     expect(await allocated((await order(created.paymentId)).id)).toBe(0);
 
+    // Four confirmations at once (callbacks racing): one sale.
     standin.setStatus(npId, "finished");
-    const results = await Promise.all([
-      check(created.paymentId),
-      check(npId),
-      check(npId),
-      check(created.paymentId),
-    ]);
+    const confirmation = standin.signedIpn(npId);
+    await Promise.all(Array.from({ length: 4 }, () => sendIpn(confirmation.body, confirmation.signature)));
+    const results = await Promise.all([check(created.paymentId), check(npId), check(invoiceId)]);
     for (const result of results)
       expect(result.body).toMatchObject({ status: "finished", amount: 10, paid: true });
     const row = await order(created.paymentId);
@@ -249,31 +283,63 @@ describe("payment status and settlement", () => {
     const times = rows.map((r) => r.verified_at.getTime());
     expect([...times].sort((a, b) => b - a)).toEqual(times);
 
-    const mail = await smtp.waitFor((m) => (m.text ?? "").includes(`Payment ID: ${npId}`));
+    const mail = await smtp.waitFor((m) => (m.text ?? "").includes(`Order: ${row.id}`));
     expect(mail.subject).toBe("New sale: Pay Marketing - Starter (10.00 USD)");
     expect([mail.to].flat()[0]?.text).toBe("sales@example.com");
+    // The payment id is the buyer's secret now: the admin's mail names the order instead.
+    expect(mail.text).not.toContain(npId);
+    expect(mail.text).not.toContain(created.paymentId);
     // One sale, one notification, even with four concurrent confirmations.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(smtp.messages.filter((m) => (m.text ?? "").includes(`Payment ID: ${npId}`))).toHaveLength(1);
+    expect(smtp.messages.filter((m) => (m.text ?? "").includes(`Order: ${row.id}`))).toHaveLength(1);
   });
 
   it("counts a confirmed payment as paid only when the price was covered", async () => {
-    const short = await buy();
-    const underpaid = standin.pay(short.paymentId, { status: "confirmed", paidRatio: 0.5 });
+    const short = await buy(marketing, { packageType: "starter" });
+    const underpaid = standin.pay(await invoiceOf(short.paymentId), { status: "confirmed", paidRatio: 0.5 });
     // Not shown as a paid status: the buyer's page must not read it as complete.
-    expect((await check(String(underpaid.payment_id))).body).toMatchObject({
+    expect((await checkReturn(short.paymentId, underpaid.payment_id)).body).toMatchObject({
       status: "partially_paid",
+      amount: 0,
       paid: false,
     });
     const row = await order(short.paymentId);
     expect(row.paidAt).toBeNull();
     expect(row.lastError).toMatch(/Received/);
+    expect(row.payCurrency).toBe("usdttrc20");
+    expect(Number(row.actuallyPaid)).toBe(2.5);
+
+    // The callback reports the received value in dollars: that is the amount, never the price.
+    const partial = standin.signedIpn(underpaid.payment_id, { payment_status: "partially_paid" });
+    expect((await sendIpn(partial.body, partial.signature)).status).toBe(200);
+    const answer = await check(short.paymentId);
+    expect(answer.body).toMatchObject({ status: "partially_paid", amount: 4.63, paid: false });
+    expect(Number((await order(short.paymentId)).actuallyPaidFiat)).toBe(4.63);
 
     const cheap = await buy();
-    const lowPrice = standin.pay(cheap.paymentId, { status: "finished", priceAmount: 1 });
-    const answer = await check(String(lowPrice.payment_id));
-    expect(answer.body).toMatchObject({ status: "partially_paid", amount: 1, paid: false });
+    const lowPrice = standin.pay(await invoiceOf(cheap.paymentId), { status: "finished", priceAmount: 1 });
+    const cheapAnswer = await checkReturn(cheap.paymentId, lowPrice.payment_id);
+    expect(cheapAnswer.body).toMatchObject({ status: "partially_paid", paid: false });
+    expect(cheapAnswer.body.amount).toBeLessThan(10);
     expect(await allocated((await order(cheap.paymentId)).id)).toBe(0);
+  });
+
+  it("counts sending as paid, like confirmed", async () => {
+    const created = await buy();
+    const payment = standin.pay(await invoiceOf(created.paymentId), { status: "sending" });
+    const signed = standin.signedIpn(payment.payment_id);
+    expect((await sendIpn(signed.body, signed.signature)).status).toBe(200);
+    expect((await check(created.paymentId)).body).toMatchObject({
+      status: "sending",
+      amount: 10,
+      paid: true,
+    });
+    // finished still follows sending; confirmed no longer moves it back.
+    for (const next of ["finished", "confirmed"]) {
+      const late = standin.signedIpn(payment.payment_id, { payment_status: next });
+      await sendIpn(late.body, late.signature);
+    }
+    expect((await order(created.paymentId)).status).toBe("finished");
   });
 
   it("answers 404 for unknown ids and 400 for malformed ones, and leaks no lead data", async () => {
@@ -289,18 +355,25 @@ describe("payment status and settlement", () => {
   it("ignores an NP_id whose provider record belongs to another invoice", async () => {
     const mine = await buy();
     const other = await buy();
-    const payment = standin.pay(other.paymentId);
+    const payment = standin.pay(await invoiceOf(other.paymentId));
     // The provider claims this payment is for `mine`'s order but from `other`'s invoice.
     payment.order_id = (await order(mine.paymentId)).id;
-    expect((await check(String(payment.payment_id))).status).toBe(404);
-    expect((await order(mine.paymentId)).paidAt).toBeNull();
+    expect((await checkReturn(mine.paymentId, payment.payment_id)).body).toMatchObject({
+      status: "pending",
+      paid: false,
+    });
+    expect(await order(mine.paymentId)).toMatchObject({ paidAt: null, providerPaymentId: null });
+    // Nor does an NP_id the provider ties to another order.
+    const stranger = standin.pay(await invoiceOf(other.paymentId));
+    expect((await checkReturn(mine.paymentId, stranger.payment_id)).body).toMatchObject({ paid: false });
+    expect((await order(mine.paymentId)).providerPaymentId).toBeNull();
   });
 });
 
 describe("POST /api/payment/ipn", () => {
   it("refuses unsigned, forged and mis-signed callbacks without changing anything", async () => {
     const created = await buy();
-    const payment = standin.pay(created.paymentId, { status: "finished" });
+    const payment = standin.pay(await invoiceOf(created.paymentId), { status: "finished" });
     const { body, signature } = standin.signedIpn(payment.payment_id);
     const parsed = JSON.parse(body) as Record<string, unknown>;
 
@@ -314,7 +387,6 @@ describe("POST /api/payment/ipn", () => {
     expect((await sendIpn(forged, signature)).status).toBe(401);
     // Only the top level sorted: wrong whenever `fee` is present.
     const shallow = Object.fromEntries(Object.entries(parsed).sort(([a], [b]) => a.localeCompare(b)));
-    const { createHmac } = await import("node:crypto");
     const shallowSig = createHmac("sha512", "ipn-secret-1")
       .update(
         JSON.stringify({
@@ -325,6 +397,10 @@ describe("POST /api/payment/ipn", () => {
       .digest("hex");
     expect((await sendIpn(body, shallowSig)).status).toBe(401);
     expect((await sendIpn("{not json", signature)).status).toBe(401);
+    // The Postman docs' form (top-level keys sorted as a replacer list), but with another secret.
+    const postmanForm = JSON.stringify(parsed, Object.keys(parsed).sort());
+    const otherPostman = createHmac("sha512", "other-secret").update(postmanForm).digest("hex");
+    expect((await sendIpn(body, otherPostman)).status).toBe(401);
 
     const row = await order(created.paymentId);
     expect(row).toMatchObject({ status: "pending", paidAt: null, providerPaymentId: null });
@@ -332,7 +408,7 @@ describe("POST /api/payment/ipn", () => {
 
   it("applies signed callbacks; replays and out-of-order ones never downgrade a paid order", async () => {
     const created = await buy();
-    const payment = standin.pay(created.paymentId, { status: "waiting" });
+    const payment = standin.pay(await invoiceOf(created.paymentId), { status: "waiting" });
     const id = payment.payment_id;
     const waiting = standin.signedIpn(id);
     const confirming = standin.signedIpn(id, { payment_status: "confirming" });
@@ -376,7 +452,7 @@ describe("POST /api/payment/ipn", () => {
 
   it("acknowledges signed callbacks for orders it does not know", async () => {
     const created = await buy();
-    const payment = standin.pay(created.paymentId);
+    const payment = standin.pay(await invoiceOf(created.paymentId));
     const stranger = standin.signedIpn(payment.payment_id, {
       order_id: "00000000-0000-4000-8000-000000000000",
     });
@@ -391,6 +467,22 @@ describe("POST /api/payment/ipn", () => {
   });
 });
 
+describe("IPN signature forms", () => {
+  it("accepts a callback signed over top-level-sorted keys, as the public Postman docs show", async () => {
+    const created = await buy();
+    const payment = standin.pay(await invoiceOf(created.paymentId), { status: "finished" });
+    const { body } = standin.signedIpn(payment.payment_id);
+    const parsed = JSON.parse(body) as Record<string, unknown>;
+    const postmanSig = createHmac("sha512", "ipn-secret-1")
+      .update(JSON.stringify(parsed, Object.keys(parsed).sort()))
+      .digest("hex");
+    const response = await sendIpn(body, postmanSig);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ success: true, applied: true });
+    expect((await order(created.paymentId)).paidAt).not.toBeNull();
+  });
+});
+
 describe("downloads tied to payment", () => {
   it("refuses unpaid and unknown orders", async () => {
     const created = await buy();
@@ -401,5 +493,124 @@ describe("downloads tied to payment", () => {
     expect(JSON.stringify(unpaid.body)).not.toMatch(/@/);
     const unknown = await callJson(download, "/api/leads/download/123", { params: { id: "123" } });
     expect(unknown.status).toBe(404);
+  });
+
+  it("opens a download only with the key: walking provider ids gets 404", async () => {
+    const victim = await buy();
+    const invoiceId = await invoiceOf(victim.paymentId);
+    const payment = standin.pay(invoiceId, { status: "finished" });
+    const signed = standin.signedIpn(payment.payment_id);
+    expect((await sendIpn(signed.body, signed.signature)).status).toBe(200);
+    const get = (id: string) =>
+      call(download, `/api/leads/download/${id}`, {
+        params: { id },
+        headers: { "x-forwarded-for": nextAddress() },
+      });
+    for (const providerId of [invoiceId, String(payment.payment_id)]) {
+      const refused = await get(providerId);
+      expect(refused.status).toBe(404);
+      expect(await refused.text()).not.toMatch(/@/);
+    }
+    // The attacker's own neighbouring ids: none opens the victim's file either.
+    for (const offset of [-2, -1, 1, 2]) {
+      expect((await get(String(Number(invoiceId) + offset))).status).toBe(404);
+      expect((await get(String(payment.payment_id + offset))).status).toBe(404);
+    }
+    const byKey = await get(victim.paymentId);
+    expect(byKey.status).toBe(200);
+    expect(byKey.headers.get("content-disposition")).toBe(
+      `attachment; filename="leads-${victim.paymentId}.csv"`,
+    );
+    expect(byKey.headers.get("referrer-policy")).toBe("no-referrer");
+    expect((await byKey.text()).trimEnd().split("\r\n")).toHaveLength(1001);
+    // Status by provider id still works, and answers status and amount only (never the key).
+    const byProvider = await check(String(payment.payment_id));
+    expect(byProvider.body).toEqual({ success: true, status: "finished", amount: 10, paid: true });
+    expect(JSON.stringify(byProvider.body)).not.toContain(victim.paymentId);
+  });
+});
+
+describe("limits", () => {
+  it("answers unknown ids from the database: 30 per address per 10 minutes, then 429", async () => {
+    const address = nextAddress();
+    const before = standin.paymentLookups();
+    const get = (id: string) =>
+      call(download, `/api/leads/download/${id}`, {
+        params: { id },
+        headers: { "x-forwarded-for": address },
+      });
+    for (let i = 0; i < 30; i += 1) {
+      expect((await get(String(5_000_000_000 + i * 7919))).status).toBe(404);
+    }
+    const refused = await get("5999999999");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(500);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(600);
+    // Status checks share the budget; another address has its own.
+    expect((await check("A".repeat(43), address)).status).toBe(429);
+    expect((await check("A".repeat(43))).status).toBe(404);
+    // No download lookup and no key-shaped status lookup reached the provider.
+    expect(standin.paymentLookups()).toBe(before);
+    // The buyer's own key still works from the limited address.
+    const own = await buy();
+    expect((await check(own.paymentId, address)).status).toBe(200);
+  });
+
+  it("never asks the provider about an id it does not know: 1,000 unknown ids cost no provider call", async () => {
+    const victim = await buy();
+    const invoiceId = Number(await invoiceOf(victim.paymentId));
+    const paid = standin.pay(String(invoiceId), { status: "finished" });
+    const before = standin.paymentLookups();
+    // An attacker with many addresses walks the ids around a real invoice and payment.
+    const ids = Array.from({ length: 500 }, (_, i) => [
+      invoiceId + (i + 1) * 7,
+      paid.payment_id + (i + 1) * 13,
+    ]).flat();
+    const statuses: number[] = [];
+    for (let start = 0; start < ids.length; start += 25) {
+      const batch = ids.slice(start, start + 25).map(async (id) => (await check(String(id))).status);
+      statuses.push(...(await Promise.all(batch)));
+    }
+    expect(statuses).toEqual(Array(1000).fill(404));
+    expect(standin.paymentLookups()).toBe(before);
+  }, 120_000);
+
+  it("limits order creation per address and reuses a browser's open checkout", async () => {
+    const address = nextAddress();
+    const attempt = (packageType: string, cookie?: string) =>
+      call(create, "/api/payment/create", {
+        json: { categoryId: marketing, packageType },
+        headers: { "x-forwarded-for": address, ...(cookie ? { cookie } : {}) },
+      });
+    const first = await attempt("starter");
+    expect(first.status).toBe(200);
+    const cookie = first.headers.get("set-cookie")!.split(";")[0];
+    expect(cookie).toMatch(/^lm_browser=[A-Za-z0-9_-]{22}$/);
+    const firstKey = ((await first.json()) as Created).paymentId;
+    // Same browser, category and package: the open checkout comes back, no new invoice.
+    const invoicesBefore = standin.invoices.size;
+    const again = await attempt("starter", cookie);
+    expect(((await again.json()) as Created).paymentId).toBe(firstKey);
+    expect(standin.invoices.size).toBe(invoicesBefore);
+    for (let i = 0; i < 9; i += 1) expect((await attempt("starter")).status).toBe(200);
+    const refused = await attempt("starter");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/Too many orders/);
+    // Reuse is no new order, so it still works at the limit.
+    expect((await attempt("starter", cookie)).status).toBe(200);
+  });
+
+  it("validates the optional buyer email", async () => {
+    const bad = await callJson(create, "/api/payment/create", {
+      json: { categoryId: marketing, packageType: "starter", email: "not-an-email" },
+      headers: { "x-forwarded-for": nextAddress() },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ errors: { email: "Enter a valid email address" } });
+    const blank = await buy(marketing, { email: "" });
+    expect((await order(blank.paymentId)).buyerEmail).toBeNull();
+    const given = await buy(marketing, { email: "  Buyer@Example.COM " });
+    expect((await order(given.paymentId)).buyerEmail).toBe("buyer@example.com");
   });
 });

@@ -80,18 +80,46 @@ describe("schema and migrations", () => {
         paidAt: verifiedAt,
         status: "finished",
         lastError: null,
+        buyerEmail: "buyer@example.com",
+        browserId: "b".repeat(22),
+        clientIp: "127.0.0.1",
+        payCurrency: "usdttrc20",
+        actuallyPaid: new Prisma.Decimal("100.000000000001"),
+        actuallyPaidFiat: new Prisma.Decimal("199.63"),
+        downloadExpiresAt: verifiedAt,
+        receiptSentAt: verifiedAt,
+        checkedAt: verifiedAt,
         leads: { create: [{ position: 0, leadId: lead.id }] },
+        events: { create: [{ status: "finished", note: "Paid" }] },
       },
       include: { leads: true },
     });
     const orderRead = await prisma.order.findUniqueOrThrow({
       where: { id: order.id },
-      include: { leads: true },
+      include: { leads: true, events: true },
     });
     expect(orderRead.amount.toString()).toBe("200");
     expect(orderRead.paidAmount?.toFixed(8)).toBe("200.12345678");
+    expect(orderRead.actuallyPaid?.toFixed(12)).toBe("100.000000000001");
+    expect(orderRead.actuallyPaidFiat?.toFixed(2)).toBe("199.63");
+    expect(orderRead).toMatchObject({
+      buyerEmail: "buyer@example.com",
+      browserId: "b".repeat(22),
+      clientIp: "127.0.0.1",
+      payCurrency: "usdttrc20",
+      downloadExpiresAt: verifiedAt,
+      receiptSentAt: verifiedAt,
+      checkedAt: verifiedAt,
+    });
+    // The database gives every order its download key: 43 base64url characters.
+    expect(orderRead.downloadKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(orderRead.events).toMatchObject([{ orderId: order.id, status: "finished", note: "Paid" }]);
     expect(orderRead.currency).toBe("usd");
     expect(orderRead.leads).toEqual([{ orderId: order.id, position: 0, leadId: lead.id }]);
+    const throttled = await prisma.throttleEvent.create({ data: { bucket: "f".repeat(64) } });
+    expect(await prisma.throttleEvent.findUniqueOrThrow({ where: { id: throttled.id } })).toMatchObject({
+      bucket: "f".repeat(64),
+    });
     await expect(prisma.category.delete({ where: { id: category.id } })).rejects.toThrow();
 
     const request = await prisma.customRequest.create({
@@ -157,6 +185,7 @@ describe("schema and migrations", () => {
     await prisma.customRequest.delete({ where: { id: request.id } });
     expect(await prisma.attachment.count({ where: { requestId: request.id } })).toBe(0);
     await prisma.order.delete({ where: { id: order.id } });
+    expect(await prisma.orderEvent.count({ where: { orderId: order.id } })).toBe(0);
     await prisma.category.delete({ where: { id: category.id } });
     expect(await prisma.lead.count({ where: { categoryId: category.id } })).toBe(0);
   });

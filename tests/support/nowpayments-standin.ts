@@ -2,7 +2,7 @@
 // POST /v1/invoice, GET /v1/payment/{id}, GET /v1/status with `x-api-key`, a hosted invoice page that
 // "pays" and redirects to success_url with NP_id appended, and IPN callbacks signed the way the
 // provider signs them. Independent of the app's own code on purpose.
-import { createHmac } from "node:crypto";
+import { createHmac, randomInt } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody, startStandin } from "./standin";
 
@@ -67,6 +67,8 @@ export type NowPaymentsStandin = {
   /** Makes the next `count` invoice creations fail: an HTTP status, a dropped connection, or no answer. */
   /** The next `count` invoice creations fail (only those priced `price`, when given). */
   failInvoices: (mode: number | "hang" | "reset", count?: number, price?: number) => void;
+  /** How many GET /v1/payment/{id} calls the stand-in has answered so far. */
+  paymentLookups: () => number;
   /** Whether the hosted page's Pay button also sends the IPN callback (default true). */
   setAutoIpn: (on: boolean) => void;
   /** The status the hosted page's Pay button gives new payments (default finished). */
@@ -118,10 +120,21 @@ export async function startNowPaymentsStandin(options: StandinOptions = {}): Pro
   const ipnSecret = options.ipnSecret ?? "standin-ipn-secret";
   const invoices = new Map<string, StandinInvoice>();
   const payments = new Map<string, StandinPayment>();
-  let nextInvoice = 5_100_000_000 + Math.floor(Math.random() * 1_000_000);
-  let nextPayment = 6_200_000_000 + Math.floor(Math.random() * 1_000_000);
+  // Like the provider: 10-digit ids, not predictable from the previous one (invoice and payment
+  // ids come from one range, so they could even be equal).
+  const usedIds = new Set<string>();
+  const newId = (): string => {
+    for (;;) {
+      const id = String(randomInt(4_000_000_000, 9_000_000_000));
+      if (!usedIds.has(id)) {
+        usedIds.add(id);
+        return id;
+      }
+    }
+  };
   let failures: { mode: number | "hang" | "reset"; count: number; price?: number } = { mode: 500, count: 0 };
   let autoIpn = true;
+  let paymentLookups = 0;
   let payStatus = "finished";
   let origin = "";
 
@@ -130,8 +143,9 @@ export async function startNowPaymentsStandin(options: StandinOptions = {}): Pro
     if (!invoice) throw new Error(`Unknown invoice ${invoiceId}`);
     const payAmount = Number(invoice.price_amount) / 2; // a pretend coin worth 2 USD
     const now = new Date().toISOString();
+    const paymentId = Number(newId());
     const payment: StandinPayment = {
-      payment_id: nextPayment++,
+      payment_id: paymentId,
       invoice_id: Number(invoice.id),
       order_id: invoice.order_id,
       order_description: invoice.order_description,
@@ -144,7 +158,7 @@ export async function startNowPaymentsStandin(options: StandinOptions = {}): Pro
       pay_currency: "usdttrc20",
       outcome_amount: payAmount * 0.995,
       outcome_currency: "usdttrc20",
-      purchase_id: String(nextPayment * 3),
+      purchase_id: newId(),
       created_at: now,
       updated_at: now,
       fee: { currency: "usdttrc20", depositFee: 0, withdrawalFee: 0.1, serviceFee: 0.5 },
@@ -201,7 +215,7 @@ export async function startNowPaymentsStandin(options: StandinOptions = {}): Pro
           message: "price_amount is required",
         });
       }
-      const id = String(nextInvoice++);
+      const id = newId();
       const now = new Date().toISOString();
       const invoice: StandinInvoice = {
         id,
@@ -226,6 +240,7 @@ export async function startNowPaymentsStandin(options: StandinOptions = {}): Pro
     }
     const match = /^\/v1\/payment\/([^/]+)$/.exec(path);
     if (request.method === "GET" && match) {
+      paymentLookups += 1;
       if (!/^\d+$/.test(match[1])) {
         return sendJson(response, 400, {
           status: false,
@@ -310,6 +325,7 @@ export async function startNowPaymentsStandin(options: StandinOptions = {}): Pro
     },
     signedIpn,
     sendIpn,
+    paymentLookups: () => paymentLookups,
     failInvoices: (mode, count = 1, price) => {
       failures = { mode, count, price };
     },

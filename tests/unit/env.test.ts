@@ -11,6 +11,7 @@ describe("parseEnv", () => {
     expect(env.PUBLIC_BASE_URL).toBe("http://localhost:3000");
     expect(env.NOWPAYMENTS_API_URL).toBe("https://api.nowpayments.io/v1");
     expect(env.CUSTOM_REQUEST_LIMIT).toBe(20);
+    expect(env.ORDER_CREATE_LIMIT).toBe(10);
     expect(env.paymentsTestMode).toBe(false);
     expect(env.NOWPAYMENTS_IPN_SECRET).toBeUndefined();
     expect(env.SMTP_URL).toBeUndefined();

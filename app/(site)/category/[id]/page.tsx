@@ -5,6 +5,7 @@ import { CategorySections } from "@/components/category/category-sections";
 import { HelpCard } from "@/components/category/help-card";
 import { LeadSampleTable, SAMPLE_ROWS, type SampleRow } from "@/components/category/lead-sample-table";
 import { PurchaseCard } from "@/components/category/purchase-card";
+import { StickyWhenFits } from "@/components/category/sticky-when-fits";
 import { JsonLd } from "@/components/site/json-ld";
 import { pageMetadata } from "@/components/site/metadata";
 import { SITE_NAME } from "@/components/site/site-config";
@@ -65,10 +66,10 @@ export default async function CategoryPage({ params, searchParams }: Props) {
     <>
       {/* The hero is rendered by the layout, above the loading state. */}
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-10 sm:px-6 lg:grid-cols-[minmax(0,1fr)_380px] lg:px-8 lg:py-14">
-        <div className="space-y-6 lg:sticky lg:top-24 lg:col-start-2 lg:row-start-1 lg:self-start">
+        <StickyWhenFits className="space-y-6 lg:col-start-2 lg:row-start-1 lg:self-start">
           <PurchaseCard category={buyer} pkg={pkg} />
           <HelpCard />
-        </div>
+        </StickyWhenFits>
         <div className="min-w-0 space-y-12 lg:col-start-1 lg:row-start-1">
           <CategorySections
             title={category.title}

@@ -1,9 +1,9 @@
-// GET /api/admin/sales - a page of sales by date (X-Total-Count carries the total)
+// GET /api/admin/sales - a page of sales by date, optionally ?status= (X-Total-Count carries the total)
 import { route } from "@/lib/api/handler";
 import { listSales } from "@/lib/admin/sales";
-import { listQuery } from "@/lib/schemas/admin";
+import { salesListQuery } from "@/lib/schemas/admin";
 
-export const GET = route({ admin: true, query: listQuery }, async ({ query }) => {
+export const GET = route({ admin: true, query: salesListQuery }, async ({ query }) => {
   const { sales, total } = await listSales(query);
   return Response.json(sales, { headers: { "x-total-count": String(total), "cache-control": "no-store" } });
 });

@@ -1,6 +1,12 @@
+import { clientAddress } from "@/lib/api/client-address";
 import { route } from "@/lib/api/handler";
+import { browserIdentity } from "@/lib/orders/browser";
 import { createPayment } from "@/lib/payments/orders";
 import { createPaymentBody } from "@/lib/schemas/payment";
 
-// POST /api/payment/create - record an order and open a provider invoice for it
-export const POST = route({ body: createPaymentBody }, async ({ body }) => createPayment(body));
+// POST /api/payment/create - record an order (or hand back this browser's open one) and its invoice
+export const POST = route({ body: createPaymentBody }, async ({ body, request }) => {
+  const { browserId, setCookie } = browserIdentity(request);
+  const answer = await createPayment(body, { clientIp: clientAddress(request.headers), browserId });
+  return Response.json(answer, { headers: setCookie ? { "set-cookie": setCookie } : undefined });
+});

@@ -1,3 +1,4 @@
+import { clientAddress } from "@/lib/api/client-address";
 import { route } from "@/lib/api/handler";
 import { PACKAGE_COLUMNS, orderLeadBatches } from "@/lib/leads/delivery";
 import { csvStream } from "@/lib/leads/export-csv";
@@ -7,21 +8,26 @@ import { downloadQuery, paymentIdParams } from "@/lib/schemas/payment";
 
 export const dynamic = "force-dynamic";
 
-// GET /api/leads/download/{paymentId} - the paid order's leads as CSV (or ?format=xlsx)
-export const GET = route({ params: paymentIdParams, query: downloadQuery }, async ({ params, query }) => {
-  const order = await orderForDownload(params.id);
-  const columns = PACKAGE_COLUMNS[order.packageType];
-  const batches = orderLeadBatches(order.id, columns);
-  const xlsx = query.format === "xlsx";
-  const stream = xlsx ? xlsxStream(columns, batches) : csvStream(columns, batches);
-  return new Response(stream, {
-    headers: {
-      "content-type": xlsx
-        ? "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-        : "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="leads-${params.id}.${query.format}"`,
-      "cache-control": "private, no-store",
-      "x-content-type-options": "nosniff",
-    },
-  });
-});
+// GET /api/leads/download/{downloadKey} - the paid order's leads as CSV (or ?format=xlsx)
+export const GET = route(
+  { params: paymentIdParams, query: downloadQuery },
+  async ({ params, query, request }) => {
+    const order = await orderForDownload(params.id, { clientIp: clientAddress(request.headers) });
+    const columns = PACKAGE_COLUMNS[order.packageType];
+    const batches = orderLeadBatches(order.id, columns);
+    const xlsx = query.format === "xlsx";
+    const stream = xlsx ? xlsxStream(columns, batches) : csvStream(columns, batches);
+    return new Response(stream, {
+      headers: {
+        "content-type": xlsx
+          ? "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+          : "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="leads-${params.id}.${query.format}"`,
+        "cache-control": "private, no-store",
+        "x-content-type-options": "nosniff",
+        // The key is in this address: never pass it on to another site.
+        "referrer-policy": "no-referrer",
+      },
+    });
+  },
+);

@@ -1,11 +1,15 @@
+import { clientAddress } from "@/lib/api/client-address";
 import { route } from "@/lib/api/handler";
 import { paymentStatus } from "@/lib/payments/orders";
-import { paymentIdParams } from "@/lib/schemas/payment";
+import { paymentIdParams, paymentStatusQuery } from "@/lib/schemas/payment";
 
 export const dynamic = "force-dynamic";
 
-// GET /api/payment/status/{id} - payment status by invoice id or provider payment id (NP_id)
-export const GET = route({ params: paymentIdParams }, async ({ params }) => {
-  const answer = await paymentStatus(params.id);
-  return Response.json(answer, { headers: { "cache-control": "no-store" } });
-});
+// GET /api/payment/status/{id} - status and amount by download key, provider payment id or invoice id
+export const GET = route(
+  { params: paymentIdParams, query: paymentStatusQuery },
+  async ({ params, query, request }) => {
+    const answer = await paymentStatus(params.id, { clientIp: clientAddress(request.headers) }, query.NP_id);
+    return Response.json(answer, { headers: { "cache-control": "no-store" } });
+  },
+);

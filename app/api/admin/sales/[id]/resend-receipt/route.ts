@@ -1,0 +1,8 @@
+// POST /api/admin/sales/{id}/resend-receipt - mail the buyer's receipt (with the order link) again
+import { route } from "@/lib/api/handler";
+import { resendReceipt } from "@/lib/admin/sales";
+import { uuidParams } from "@/lib/schemas/common";
+
+export const POST = route({ admin: true, params: uuidParams }, async ({ params }) =>
+  resendReceipt(params.id),
+);

@@ -1,0 +1,9 @@
+import { clientAddress } from "@/lib/api/client-address";
+import { route } from "@/lib/api/handler";
+import { cancelCheckout } from "@/lib/payments/orders";
+import { orderKeyParams } from "@/lib/schemas/orders";
+
+// POST /api/orders/{key}/cancel - the buyer left the invoice unpaid (the provider's cancel return)
+export const POST = route({ params: orderKeyParams }, async ({ params, request }) =>
+  cancelCheckout(params.key, { clientIp: clientAddress(request.headers) }),
+);

@@ -1,0 +1,63 @@
+import "server-only";
+import type { Mail } from "@/lib/mail";
+import { getPackage } from "@/lib/packages";
+
+// The mails a buyer receives, as pure templates: the caller decides when and how they are sent.
+
+const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
+
+export type ReceiptData = {
+  to: string;
+  categoryTitle: string;
+  packageType: string;
+  leadCount: number;
+  amount: number;
+  currency: string;
+  orderUrl: string;
+  expiresAt: Date;
+};
+
+export function receiptMail(data: ReceiptData): Mail {
+  const pkg = getPackage(data.packageType);
+  const packageName = pkg?.name ?? data.packageType;
+  const amount = `${data.amount.toFixed(2)} ${data.currency.toUpperCase()}`;
+  const expires = `${dateFormat.format(data.expiresAt)} (UTC)`;
+  return {
+    to: data.to,
+    subject: `Your LeadMarket receipt: ${data.categoryTitle} - ${packageName} package`,
+    text: [
+      "Thank you for your purchase. Your payment is confirmed.",
+      "",
+      `Category: ${data.categoryTitle}`,
+      `Package: ${packageName}`,
+      `Leads: ${data.leadCount.toLocaleString("en-US")}`,
+      `Amount paid: ${amount}`,
+      "",
+      "Your order page, with CSV and Excel downloads:",
+      data.orderUrl,
+      "",
+      `The download links work until ${expires}. After that, ask for fresh links at the "Find my orders" page with this email address.`,
+      "",
+      "Replacement guarantee: if more than 5% of these leads turn out to be invalid, report them from your order page within 30 days of payment and we replace them free of charge.",
+      "",
+      "Keep this link private: anyone who has it can download your leads.",
+    ].join("\n"),
+  };
+}
+
+export type OrderListingMailData = { to: string; signInUrl: string; validMinutes: number };
+
+export function orderListingMail(data: OrderListingMailData): Mail {
+  return {
+    to: data.to,
+    subject: "Your LeadMarket orders",
+    text: [
+      "Someone (hopefully you) asked for the orders bought with this email address.",
+      "",
+      `Open this link within ${data.validMinutes} minutes to see them, each with a fresh download link:`,
+      data.signInUrl,
+      "",
+      "If you did not ask for this, you can ignore this mail: nothing changes without the link.",
+    ].join("\n"),
+  };
+}

@@ -1,0 +1,25 @@
+import "server-only";
+import { notFound } from "@/lib/api/errors";
+import { findByKey, type Caller, type OrderView } from "@/lib/payments/orders";
+import type { OrderSummary } from "@/lib/schemas/orders";
+
+/** The buyer's view of an order: what the order page shows and `GET /api/orders/{key}` answers. */
+export function toOrderSummary(order: OrderView): OrderSummary {
+  return {
+    categoryTitle: order.leadTitle,
+    packageType: order.packageType,
+    leadCount: order.leadCount,
+    amount: order.amount,
+    status: order.paidAt ? "paid" : order.status,
+    paidAt: order.paidAt?.toISOString() ?? null,
+    expiresAt: order.downloadExpiresAt?.toISOString() ?? null,
+    replacement: null,
+  };
+}
+
+/** The summary of the order a download key names; 404 (and an unknown lookup counted) otherwise. */
+export async function orderSummary(key: string, caller: Caller): Promise<OrderSummary> {
+  const order = await findByKey(key, caller);
+  if (!order) throw notFound("Order not found");
+  return toOrderSummary(order);
+}
