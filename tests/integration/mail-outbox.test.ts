@@ -54,21 +54,21 @@ function request(email: string, ip = "192.0.2.50") {
   });
 }
 
-async function buyAndPay(): Promise<string> {
-  const created = await callJson<{ paymentId: string }>(create, "/api/payment/create", {
+async function buyAndPay(): Promise<void> {
+  const created = await callJson<{ paymentId: string; invoiceUrl: string }>(create, "/api/payment/create", {
     json: { categoryId: category, packageType: "starter" },
   });
   expect(created.status).toBe(200);
-  const invoiceId = created.body.paymentId;
+  const invoiceId = new URL(created.body.invoiceUrl).pathname.split("/").at(-1)!;
   const paid = await call(testPay, `/api/payment/test/${invoiceId}`, {
     params: { id: invoiceId },
     body: new URLSearchParams({ action: "pay" }),
     headers: { "content-type": "application/x-www-form-urlencoded" },
   });
   const npId = new URL(paid.headers.get("location")!).searchParams.get("NP_id")!;
-  const answer = await callJson(status, `/api/payment/status/${npId}`, { params: { id: npId } });
+  const key = created.body.paymentId;
+  const answer = await callJson(status, `/api/payment/status/${key}?NP_id=${npId}`, { params: { id: key } });
   expect(answer.body).toMatchObject({ paid: true });
-  return invoiceId;
 }
 
 describe("mail outbox", () => {
