@@ -1,10 +1,14 @@
 // RFC 4180 cells and lines, shared by the lead downloads and the admin exports. A cell that a
-// spreadsheet would run as a formula gets a leading apostrophe (CSV injection); lead downloads keep
-// phone numbers such as "+1 (212) 555-0100" as they are.
-const FORMULA_START = /^[=+\-@\t\r]/;
+// spreadsheet would run as a formula gets a leading apostrophe (CSV injection), also when the
+// formula sign follows leading spaces (spreadsheets trim them); lead downloads keep phone numbers
+// such as "+1 (212) 555-0100" as they are. Cells holding a semicolon or a tab are quoted too: a
+// spreadsheet in a locale that splits on ";" (or a paste that splits on tabs) would otherwise
+// break them into several columns.
+const FORMULA_START = /^[ ]*[=+\-@\t\r]/;
 const PHONE_LIKE = /^[+-][\d\s().-]*$/;
+const QUOTED = /[",;\t\r\n]/;
 // One test for the common case: nothing to quote and nothing a spreadsheet could execute.
-const NEEDS_WORK = /[",\r\n]|^[=+\-@\t\r]/;
+const NEEDS_WORK = /[",;\t\r\n]|^[ ]*[=+\-@]/;
 
 export type CsvOptions = { keepPhoneNumbers?: boolean };
 
@@ -13,7 +17,7 @@ export function csvCell(value: unknown, options: CsvOptions = {}): string {
     value === null || value === undefined ? "" : value instanceof Date ? value.toISOString() : String(value);
   if (!NEEDS_WORK.test(text)) return text;
   if (FORMULA_START.test(text) && !(options.keepPhoneNumbers && PHONE_LIKE.test(text))) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return QUOTED.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function csvLine(values: unknown[], options?: CsvOptions): string {
