@@ -1,14 +1,27 @@
+import { escapeLiteral } from "pg";
+
 // RFC 4180 cells and lines, shared by the lead downloads and the admin exports. A cell that a
 // spreadsheet would run as a formula gets a leading apostrophe (CSV injection), also when the
 // formula sign follows leading spaces (spreadsheets trim them); lead downloads keep phone numbers
 // such as "+1 (212) 555-0100" as they are. Cells holding a semicolon or a tab are quoted too: a
 // spreadsheet in a locale that splits on ";" (or a paste that splits on tabs) would otherwise
 // break them into several columns.
-const FORMULA_START = /^[ ]*[=+\-@\t\r]/;
-const PHONE_LIKE = /^[+-][\d\s().-]*$/;
-const QUOTED = /[",;\t\r\n]/;
-// One test for the common case: nothing to quote and nothing a spreadsheet could execute.
-const NEEDS_WORK = /[",;\t\r\n]|^[ ]*[=+\-@]/;
+//
+// Lead downloads apply the same rule inside PostgreSQL (csvCellSql), so the patterns are written
+// once, in the syntax both JavaScript and PostgreSQL's regular expressions read the same way: no
+// shorthand classes (JavaScript's \s and PostgreSQL's differ), "-" last in a bracket.
+const SPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+const PATTERNS = {
+  formulaStart: "^[ ]*[=+@\\t\\r-]",
+  phoneLike: `^[+-][0-9${SPACE}().-]*$`,
+  quoted: '[",;\\t\\r\\n]',
+  // One test for the common case: nothing to quote and nothing a spreadsheet could execute.
+  needsWork: '[",;\\t\\r\\n]|^[ ]*[=+@-]',
+};
+const FORMULA_START = new RegExp(PATTERNS.formulaStart);
+const PHONE_LIKE = new RegExp(PATTERNS.phoneLike);
+const QUOTED = new RegExp(PATTERNS.quoted);
+const NEEDS_WORK = new RegExp(PATTERNS.needsWork);
 
 export type CsvOptions = { keepPhoneNumbers?: boolean };
 
@@ -22,4 +35,20 @@ export function csvCell(value: unknown, options: CsvOptions = {}): string {
 
 export function csvLine(values: unknown[], options?: CsvOptions): string {
   return `${values.map((value) => csvCell(value, options)).join(",")}\r\n`;
+}
+
+/**
+ * csvCell as an SQL expression over a text column reference (not an arbitrary expression: the
+ * reference is repeated). The apostrophe never changes whether a cell needs quotes, so the quote
+ * test reads the original value and the guard is evaluated once.
+ */
+export function csvCellSql(column: string, options: CsvOptions = {}): string {
+  const test = (pattern: keyof typeof PATTERNS) => `${column} ~ ${escapeLiteral(PATTERNS[pattern])}`;
+  const guardWhen = options.keepPhoneNumbers
+    ? `${test("formulaStart")} AND NOT ${test("phoneLike")}`
+    : test("formulaStart");
+  const guarded = `CASE WHEN ${guardWhen} THEN '''' || ${column} ELSE ${column} END`;
+  return `CASE WHEN NOT ${test("needsWork")} THEN ${column}
+    WHEN ${test("quoted")} THEN '"' || replace(${guarded}, '"', '""') || '"'
+    ELSE ${guarded} END`;
 }

@@ -11,9 +11,10 @@ export const dynamic = "force-dynamic";
 export const GET = route({ params: paymentIdParams, query: downloadQuery }, async ({ params, query }) => {
   const order = await orderForDownload(params.id);
   const columns = PACKAGE_COLUMNS[order.packageType];
-  const batches = orderLeadBatches(order.id, columns);
   const xlsx = query.format === "xlsx";
-  const stream = xlsx ? xlsxStream(columns, batches) : csvStream(columns, batches);
+  const stream = xlsx
+    ? xlsxStream(columns, orderLeadBatches(order.id, columns))
+    : csvStream(order.id, columns);
   return new Response(stream, {
     headers: {
       "content-type": xlsx
