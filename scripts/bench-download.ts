@@ -28,23 +28,23 @@ const base = `http://127.0.0.1:${port}`;
 // The premium columns as plain text, read from the same order rows in the same order as the
 // download: what PostgreSQL alone needs to produce the file's content.
 const PLAIN_COLUMNS = [
-  "first_name",
-  "last_name",
-  "job_title",
-  "company",
-  "email",
-  "phone",
-  "city",
-  "state",
-  "country::text",
-  "profile_url",
-  "industry",
-  "company_size",
-  "seniority",
-  "department",
-  "company_website",
-  "company_revenue",
-  `to_char(verified_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+  "l.first_name",
+  "l.last_name",
+  "l.job_title",
+  "l.company",
+  "l.email",
+  "l.phone",
+  "l.city",
+  "l.state",
+  "l.country::text",
+  "l.profile_url",
+  "l.industry",
+  "l.company_size",
+  "l.seniority",
+  "l.department",
+  "l.company_website",
+  "l.company_revenue",
+  `to_char(l.verified_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
 ];
 
 /** A process and all its descendants (Next may run its server in a child). */
@@ -143,7 +143,7 @@ async function timedCopy(pool: Pool, orderId: string): Promise<Download> {
   try {
     const stream = client.query(
       copyTo(
-        `COPY (SELECT ${PLAIN_COLUMNS.map((column) => `l.${column}`).join(", ")}
+        `COPY (SELECT ${PLAIN_COLUMNS.join(", ")}
            FROM order_leads ol CROSS JOIN LATERAL (SELECT * FROM leads WHERE leads.id = ol.lead_id OFFSET 0) l
            WHERE ol.order_id = '${orderId}' ORDER BY ol.position) TO STDOUT (FORMAT csv, HEADER)`,
       ),

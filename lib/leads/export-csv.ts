@@ -2,26 +2,16 @@ import "server-only";
 import { PassThrough, Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { to as copyTo } from "pg-copy-streams";
-import { csvCellSql, csvLine } from "@/lib/csv";
+import { csvLine, csvLineSql } from "@/lib/csv";
 import { copyPool } from "@/lib/db";
 import { columnSql, orderLeadsSql, type Column } from "@/lib/leads/delivery";
 
 // The lead download as CSV, streamed straight out of PostgreSQL: each line is built by the query
-// (cells guarded and quoted by csvCellSql, the same rule as csvCell) and COPY sends the lines as
+// (cells guarded and quoted by csvLineSql, the same rule as csvLine) and COPY sends the lines as
 // they are read, so no row is ever decoded into JavaScript values. COPY's own CSV format cannot be
 // used for the lines: it ends them with LF (the file uses CRLF, as RFC 4180 and the admin exports
 // do), and it does not quote cells holding ";" or a tab.
 const PHONES = { keepPhoneNumbers: true };
-
-/** The SQL for one CSV line (CRLF included) of the given columns. */
-export function csvLineSql(columns: Column[]): string {
-  const cells = columns.map(({ key }) =>
-    // Dates are written as digits and the country is USA or UK: nothing there to guard or quote.
-    key === "verified_at" || key === "country" ? columnSql(key) : csvCellSql(columnSql(key), PHONES),
-  );
-  // concat() reads NULL as an empty cell, like csvCell; the columns are NOT NULL anyway.
-  return `concat(${cells.join(", ',', ")}, E'\\r\\n')`;
-}
 
 // COPY's binary format frames each row: an 11-byte signature, 32-bit flags and header-extension
 // length, then per row a 16-bit field count and, per field, a 32-bit length and the bytes (the
@@ -83,6 +73,11 @@ export function csvStream(orderId: string, columns: Column[]): ReadableStream<Ui
       PHONES,
     )}`,
   );
+  const cells = columns.map(({ key }) => ({
+    sql: columnSql(key),
+    // Dates are written as digits and the country is USA or UK: nothing there to guard or quote.
+    plain: key === "verified_at" || key === "country",
+  }));
   void (async () => {
     let failure: Error | undefined;
     const client = await copyPool()
@@ -94,7 +89,7 @@ export function csvStream(orderId: string, columns: Column[]): ReadableStream<Ui
     if (!client) return;
     try {
       const copy = client.query(
-        copyTo(`COPY (${orderLeadsSql(orderId, csvLineSql(columns))}) TO STDOUT (FORMAT binary)`),
+        copyTo(`COPY (${orderLeadsSql(orderId, csvLineSql(cells, PHONES))}) TO STDOUT (FORMAT binary)`),
       );
       // Back-pressure all the way: a slow reader pauses COPY in PostgreSQL, nothing piles up here.
       await pipeline(copy, new CopyTextValues(), output);
