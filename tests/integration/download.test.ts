@@ -240,6 +240,21 @@ describe("GET /api/leads/download/{paymentId}", () => {
     expect(file).toContain(`"'  =HYPERLINK(""http://x"")"`);
   });
 
+  it("gives the COPY connection back when the buyer leaves mid-download", async () => {
+    const { npId } = await buyAndPay(small, "starter");
+    const whole = (await fetchFile(npId)).bytes;
+    // More abandoned downloads than the COPY pool has connections: a leaked one would leave the
+    // last download waiting for ever.
+    for (let i = 0; i < 12; i++) {
+      const response = await call(download, `/api/leads/download/${npId}`, { params: { id: npId } });
+      const reader = response.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+    }
+    const again = await fetchFile(npId);
+    expect(again.bytes.equals(whole)).toBe(true);
+  });
+
   it("never serves one order's leads through another order's id", async () => {
     const a = await buyAndPay(small, "starter");
     const b = await buyAndPay(big, "starter");
