@@ -376,6 +376,17 @@ describe("lead import", () => {
     expect((await db().category.findUniqueOrThrow({ where: { id: target } })).count).toBe(5501);
   });
 
+  it("skips emails already in the category when the file repeats none", async () => {
+    const target = await createCategoryWithLeads(pool(), { title: "Again", description: "" }, 0, 1);
+    const first = await importCsv(target, csvUpload("email,first name\na@x.com,A\nb@x.com,B\n"));
+    expect(first.body).toMatchObject({ imported: 2, duplicates: 0 });
+    const second = await importCsv(target, csvUpload("email,first name\nB@x.com,Bee\nc@x.com,C\n"));
+    expect(second.body).toMatchObject({ imported: 1, duplicates: 1, invalidCount: 0 });
+    const b = await db().lead.findFirstOrThrow({ where: { categoryId: target, email: "b@x.com" } });
+    expect(b.firstName).toBe("B");
+    expect((await db().category.findUniqueOrThrow({ where: { id: target } })).count).toBe(3);
+  });
+
   it("refuses files without an email column, empty files, missing files and unknown categories", async () => {
     const noEmail = await importCsv(categoryId, csvUpload("name,phone\nA,1\n"));
     expect(noEmail.status).toBe(400);
