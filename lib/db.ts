@@ -6,7 +6,7 @@ import { env } from "@/lib/env";
 
 // One pg pool per process, shared by Prisma (through its adapter) and by the few raw-SQL paths
 // that need COPY, cursors or bulk statements. Kept on globalThis so dev reloads reuse it.
-const globalForDb = globalThis as unknown as { pool?: Pool; prisma?: PrismaClient };
+const globalForDb = globalThis as unknown as { pool?: Pool; copyPool?: Pool; prisma?: PrismaClient };
 
 export function pool(): Pool {
   if (!globalForDb.pool) {
@@ -22,6 +22,26 @@ export function pool(): Pool {
     globalForDb.pool.on("error", (error) => console.error(`[db] idle connection lost: ${error.message}`));
   }
   return globalForDb.pool;
+}
+
+/**
+ * Connections for COPY streams that last as long as a client takes to read a download. Apart from
+ * pool() so that slow readers wait for each other, never starve the pages and the API; idle ones
+ * are closed soon, a burst of downloads is rare.
+ */
+export function copyPool(): Pool {
+  if (!globalForDb.copyPool) {
+    globalForDb.copyPool = new Pool({
+      connectionString: env().DATABASE_URL,
+      max: 10,
+      idleTimeoutMillis: 5000,
+      allowExitOnIdle: true,
+    });
+    globalForDb.copyPool.on("error", (error) =>
+      console.error(`[db] idle COPY connection lost: ${error.message}`),
+    );
+  }
+  return globalForDb.copyPool;
 }
 
 function createClient(): PrismaClient {

@@ -1,22 +1,34 @@
 // `npm run bench:admin`: admin back-office figures against the production build (run `npm run build`
-// first; NEXT_DIST_DIR picks another build dir). On a throw-away local database, dropped afterwards:
-//   1. import a 100,000-row CSV into a category through POST /api/admin/categories/{id}/leads,
-//      sampling the server's resident memory meanwhile (target: under 20 s, memory flat);
-//   2. import a 1,000,000-row CSV the same way;
-//   3. with those 1,100,000 leads and 10,000 sales in the database, time GET stats, sales,
-//      requests and categories (target: under 100 ms each).
-import { createWriteStream, openAsBlob, readFileSync, rmSync, statSync } from "node:fs";
+// first; NEXT_DIST_DIR picks another build dir), on a throw-away local database dropped afterwards:
+//   1. CSV imports of 100,000 and 1,000,000 rows through POST /api/admin/categories/{id}/leads, each
+//      against its baseline in the same run, alternating: PostgreSQL's COPY ... FROM of the same
+//      file into a table with the same columns, indexes and keys as leads (an empty leads table for
+//      each import, a fresh copy of it for each COPY); the server's memory meanwhile;
+//   2. with 1,000,000 leads, 10,000 sales and 2,000 requests, the latency of stats, sales, requests
+//      and categories (target: under 100 ms each).
+// Ends with `ratio NAME=VALUE` lines (import time / COPY time: lower is better, 1.0 parity; target
+// import_vs_copy <= 1.5). Knobs: BENCH_IMPORT_ROWS (1000000; the small import is a tenth of it),
+// BENCH_RUNS (3 of each).
+import { createReadStream, createWriteStream, openAsBlob, readFileSync, rmSync, statSync } from "node:fs";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import { SignJWT } from "jose";
 import { Pool } from "pg";
+import { from as copyFrom } from "pg-copy-streams";
 import { startAppServer, type AppServer } from "../tests/support/app-server";
 import { createTestDatabase } from "../tests/support/database";
 
 const APP_SECRET = "bench-secret-0123456789-0123456789-abcdef";
 const PORT = 46000 + Math.floor(Math.random() * 2000);
 const BASE = `http://127.0.0.1:${PORT}`;
+const BIG = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const HEADER = "First Name,Last Name,Job Title,Company,Email,Phone,City,State,Country,LinkedIn URL";
+// The file's columns, in leads.
+const COPY_COLUMNS =
+  "first_name, last_name, job_title, company, email, phone, city, state, country, profile_url";
 
 function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -25,7 +37,7 @@ function rssOf(pid: number): number {
 
 async function writeCsv(file: string, rows: number, prefix: string): Promise<void> {
   const out = createWriteStream(file);
-  out.write("First Name,Last Name,Job Title,Company,Email,Phone,City,State,Country,LinkedIn URL\n");
+  out.write(`${HEADER}\n`);
   let chunk = "";
   for (let i = 0; i < rows; i++) {
     const country = i % 3 === 0 ? "UK" : "USA";
@@ -53,10 +65,30 @@ async function importFile(token: string, categoryId: string, file: string, pid: 
     body: form,
   });
   const report = (await response.json()) as { imported: number; duplicates: number; invalidCount: number };
-  const seconds = (performance.now() - started) / 1000;
+  const ms = performance.now() - started;
   clearInterval(sampler);
   if (!response.ok) throw new Error(`import failed: ${response.status} ${JSON.stringify(report)}`);
-  return { seconds, report, baseline, peak };
+  return { ms, report, growth: peak - baseline };
+}
+
+/** The baseline: the same file, COPY'd from disk into a fresh table shaped like leads. */
+async function copyFile(pool: Pool, categoryId: string, file: string): Promise<number> {
+  await pool.query("DROP TABLE IF EXISTS leads_copy");
+  await pool.query(`CREATE TABLE leads_copy (LIKE leads INCLUDING ALL,
+    FOREIGN KEY (category_id) REFERENCES categories (id) ON DELETE CASCADE)`);
+  await pool.query(`ALTER TABLE leads_copy ALTER category_id SET DEFAULT '${categoryId}',
+    ALTER verified_at SET DEFAULT now()`);
+  const client = await pool.connect();
+  try {
+    const started = performance.now();
+    await pipeline(
+      createReadStream(file),
+      client.query(copyFrom(`COPY leads_copy (${COPY_COLUMNS}) FROM STDIN (FORMAT csv, HEADER)`)),
+    );
+    return performance.now() - started;
+  } finally {
+    client.release();
+  }
 }
 
 async function timeGet(token: string, url: string, runs = 20) {
@@ -72,12 +104,15 @@ async function timeGet(token: string, url: string, runs = 20) {
   return { median: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95) - 1] };
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const secs = (values: number[]) =>
+  `median ${(median(values) / 1000).toFixed(2)} s (${values.map((ms) => (ms / 1000).toFixed(2)).join(", ")})`;
+
 const database = await createTestDatabase("leadmarket_bench");
 const pool = new Pool({ connectionString: database.url });
-const files = [
-  path.join(tmpdir(), `bench-100k-${process.pid}.csv`),
-  path.join(tmpdir(), `bench-1m-${process.pid}.csv`),
-];
+const SIZES = [Math.round(BIG / 10), BIG];
+const files = SIZES.map((rows) => path.join(tmpdir(), `bench-${rows}-${process.pid}.csv`));
+const ratios: string[] = [];
 let server: AppServer | undefined;
 try {
   const { rows: admins } = await pool.query(
@@ -92,16 +127,18 @@ try {
     .setIssuedAt()
     .setExpirationTime("2h")
     .sign(new TextEncoder().encode(APP_SECRET));
-  const { rows: categories } = await pool.query(
-    "INSERT INTO categories (title) VALUES ('Bench 100k'), ('Bench 1M') RETURNING id",
+  const { rows: categories } = await pool.query<{ id: string }>(
+    "INSERT INTO categories (title) VALUES ('Bench import') RETURNING id",
   );
+  const categoryId = categories[0].id;
 
   console.log("Writing CSV files...");
-  await writeCsv(files[0], 100_000, "a");
-  await writeCsv(files[1], 1_000_000, "b");
-  console.log(
-    `  100k: ${(statSync(files[0]).size / 1e6).toFixed(1)} MB, 1M: ${(statSync(files[1]).size / 1e6).toFixed(1)} MB`,
-  );
+  for (const [index, rows] of SIZES.entries()) {
+    await writeCsv(files[index], rows, `p${index}`);
+    console.log(
+      `  ${rows.toLocaleString("en-US")} rows: ${(statSync(files[index]).size / 1e6).toFixed(1)} MB`,
+    );
+  }
 
   server = await startAppServer({
     port: PORT,
@@ -110,15 +147,40 @@ try {
   });
   const pid = server.process.pid!;
 
+  // Each import starts from an empty leads table and each COPY from a new empty table, so both
+  // build their indexes from nothing; the order alternates from run to run.
+  const productImport = async (file: string, rows: number) => {
+    await pool.query("TRUNCATE leads CASCADE");
+    await pool.query("UPDATE categories SET count = 0");
+    const result = await importFile(token, categoryId, file, pid);
+    if (result.report.imported !== rows) throw new Error(`imported ${JSON.stringify(result.report)}`);
+    return result;
+  };
+  // Warm-up: route code loaded and compiled, as on a server that has been running a while.
+  await productImport(files[0], SIZES[0]);
+  await copyFile(pool, categoryId, files[0]);
   for (const [index, file] of files.entries()) {
-    const label = index === 0 ? "100,000" : "1,000,000";
-    const result = await importFile(token, categories[index].id, file, pid);
+    const rows = SIZES[index];
+    const imports: number[] = [];
+    const copies: number[] = [];
+    let growth = 0;
+    for (let run = 0; run < RUNS; run++) {
+      if (run % 2 === 1) copies.push(await copyFile(pool, categoryId, file));
+      const result = await productImport(file, rows);
+      imports.push(result.ms);
+      growth = Math.max(growth, result.growth);
+      if (run % 2 === 0) copies.push(await copyFile(pool, categoryId, file));
+    }
+    const label = rows.toLocaleString("en-US");
     console.log(
-      `Import ${label} rows: ${result.seconds.toFixed(1)} s (${Math.round(result.report.imported / result.seconds).toLocaleString("en-US")} rows/s), ` +
-        `imported ${result.report.imported}, duplicates ${result.report.duplicates}, invalid ${result.report.invalidCount}; ` +
-        `server RSS ${result.baseline.toFixed(0)} MB before, peak ${result.peak.toFixed(0)} MB`,
+      `Import ${label} rows:  ${secs(imports)}, ${Math.round(rows / (median(imports) / 1000)).toLocaleString("en-US")} rows/s; ` +
+        `server memory growth at most ${growth.toFixed(0)} MB`,
     );
+    console.log(`COPY ${label} rows:    ${secs(copies)}`);
+    const name = index === files.length - 1 ? "import_vs_copy" : "import_small_vs_copy";
+    ratios.push(`ratio ${name}=${(median(imports) / median(copies)).toFixed(2)}`);
   }
+  await pool.query("DROP TABLE leads_copy");
 
   // 10,000 sales over the last 60 days, 70% paid.
   await pool.query(
@@ -129,7 +191,7 @@ try {
        CASE WHEN i % 10 < 7 THEN now() - (i % 60) * interval '1 day' END,
        now() - (i % 60) * interval '1 day'
      FROM generate_series(1, 10000) AS i`,
-    [categories[1].id],
+    [categoryId],
   );
   await pool.query(
     `INSERT INTO custom_requests (name, email, industry, role, platform, message)
@@ -163,3 +225,4 @@ try {
   await database.drop();
   for (const file of files) rmSync(file, { force: true });
 }
+for (const line of ratios) console.log(line);

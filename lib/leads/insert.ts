@@ -1,7 +1,12 @@
-// Bulk insertion of leads, shared by the demo seed, the admin CSV import and the tests. Rows go in
-// as arrays through unnest() in large batches; duplicates (same category and email) are skipped and
-// the category's count moves by exactly what was inserted, in the same transaction.
+// Bulk insertion of leads, shared by the demo seed, the admin CSV import and the tests. Rows are
+// streamed with COPY into a temporary staging table, then moved into leads by one INSERT ... SELECT
+// that skips duplicates (same category and email, in the table or earlier in the same input); the
+// category's count moves by exactly what was inserted, in the same transaction. COPY because it
+// is PostgreSQL's cheapest way in: no statement text per batch, no parameter arrays to build.
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type { Pool, PoolClient } from "pg";
+import { from as copyFrom } from "pg-copy-streams";
 
 export type Country = "USA" | "UK";
 
@@ -43,48 +48,105 @@ const TEXT_COLUMNS = [
   ["profile_url", "profileUrl"],
 ] as const satisfies readonly (readonly [string, keyof LeadInput])[];
 
-const BATCH_SIZE = 5000;
-
-const INSERT_SQL = (() => {
-  const columns = TEXT_COLUMNS.map(([column]) => column);
-  const arrays = TEXT_COLUMNS.map((_, index) => `$${index + 2}::text[]`);
-  const n = TEXT_COLUMNS.length;
-  return `INSERT INTO leads (category_id, ${columns.join(", ")}, country, verified_at)
-    SELECT $1::uuid, u.* FROM unnest(${arrays.join(", ")}, $${n + 2}::"Country"[], $${n + 3}::timestamptz[]) AS u
+const COLUMNS = [...TEXT_COLUMNS.map(([column]) => column), "country", "verified_at"].join(", ");
+const STAGING = `CREATE TEMP TABLE lead_import (
+    ${TEXT_COLUMNS.map(([column]) => `${column} text`).join(", ")}, country "Country", verified_at timestamptz
+  ) ON COMMIT DROP`;
+// Most inputs hold each email once. For them a plain INSERT of the emails not yet in the category
+// is the cheaper move: ON CONFLICT pays a speculative insertion (an extra index probe and
+// confirmation) on every row, a third more for the whole statement. When the input repeats an email
+// (or a concurrent import added one meanwhile), that INSERT fails on the unique key, is rolled back
+// to its savepoint, and ON CONFLICT does it exactly; reading the staging table in insertion order
+// (a private table nobody else writes) keeps the first of two rows with the same email.
+const MOVE_NEW = `INSERT INTO leads (category_id, ${COLUMNS})
+    SELECT $1::uuid, ${COLUMNS} FROM lead_import s
+    WHERE NOT EXISTS (SELECT 1 FROM leads l WHERE l.category_id = $1::uuid AND l.email = s.email)`;
+const MOVE_SKIPPING = `INSERT INTO leads (category_id, ${COLUMNS})
+    SELECT $1::uuid, ${COLUMNS} FROM lead_import
     ON CONFLICT (category_id, email) DO NOTHING`;
-})();
+const UNIQUE_VIOLATION = "23505";
 
-async function insertBatch(client: PoolClient, categoryId: string, leads: LeadInput[]): Promise<number> {
-  const values: unknown[] = [categoryId];
-  for (const [, field] of TEXT_COLUMNS) values.push(leads.map((lead) => lead[field]));
-  values.push(leads.map((lead) => lead.country));
-  values.push(leads.map((lead) => lead.verifiedAt.toISOString()));
-  const result = await client.query(INSERT_SQL, values);
-  return result.rowCount ?? 0;
+async function move(client: PoolClient, categoryId: string): Promise<number> {
+  await client.query("SAVEPOINT move_new");
+  try {
+    const { rowCount } = await client.query(MOVE_NEW, [categoryId]);
+    await client.query("RELEASE SAVEPOINT move_new");
+    return rowCount ?? 0;
+  } catch (error) {
+    if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+    await client.query("ROLLBACK TO SAVEPOINT move_new");
+    return (await client.query(MOVE_SKIPPING, [categoryId])).rowCount ?? 0;
+  }
 }
 
-/** Inserts leads into a category; returns how many were new. Emails are compared lower-cased. */
-export async function insertLeads(pool: Pool, categoryId: string, leads: LeadInput[]): Promise<number> {
+// COPY's text format: a tab between fields, a line per row, and these four escaped.
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_SPECIALS = /[\\\t\n\r]/g;
+const COPY_ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+
+function copyField(value: string): string {
+  return COPY_SPECIAL.test(value)
+    ? value.replace(COPY_SPECIALS, (character) => COPY_ESCAPES[character])
+    : value;
+}
+
+function copyLine(lead: LeadInput): string {
+  let line = "";
+  for (const [column, field] of TEXT_COLUMNS) {
+    // Emails are compared lower-cased (the unique key is on the stored text).
+    line += `${copyField(column === "email" ? lead.email.toLowerCase() : lead[field])}\t`;
+  }
+  return `${line}${lead.country}\t${lead.verifiedAt.toISOString()}\n`;
+}
+
+export type InsertResult = { received: number; inserted: number };
+
+/**
+ * Inserts leads into a category, all or none, from batches that may still be arriving (an upload
+ * being parsed): each batch is sent to PostgreSQL as soon as it is ready. Throwing from `batches`
+ * cancels the COPY and rolls everything back.
+ */
+export async function insertLeadStream(
+  pool: Pool,
+  categoryId: string,
+  batches: AsyncIterable<LeadInput[]> | Iterable<LeadInput[]>,
+): Promise<InsertResult> {
   const client = await pool.connect();
+  let received = 0;
+  async function* lines(): AsyncGenerator<string> {
+    for await (const leads of batches) {
+      let text = "";
+      for (const lead of leads) text += copyLine(lead);
+      received += leads.length;
+      yield text;
+    }
+  }
   try {
     await client.query("BEGIN");
-    let inserted = 0;
-    for (let start = 0; start < leads.length; start += BATCH_SIZE) {
-      const batch = leads
-        .slice(start, start + BATCH_SIZE)
-        .map((lead) => ({ ...lead, email: lead.email.toLowerCase() }));
-      inserted += await insertBatch(client, categoryId, batch);
-    }
+    await client.query(STAGING);
+    await pipeline(Readable.from(lines()), client.query(copyFrom("COPY lead_import FROM STDIN")));
+    const inserted = await move(client, categoryId);
     await client.query("UPDATE categories SET count = count + $2, updated_at = now() WHERE id = $1", [
       categoryId,
       inserted,
     ]);
     await client.query("COMMIT");
-    return inserted;
+    return { received, inserted };
   } catch (error) {
-    await client.query("ROLLBACK");
+    await client.query("ROLLBACK").catch(() => undefined);
     throw error;
   } finally {
     client.release();
   }
+}
+
+const BATCH_SIZE = 5000;
+
+/** Inserts leads into a category; returns how many were new. Emails are compared lower-cased. */
+export async function insertLeads(pool: Pool, categoryId: string, leads: LeadInput[]): Promise<number> {
+  const batches = function* (): Generator<LeadInput[]> {
+    for (let start = 0; start < leads.length; start += BATCH_SIZE)
+      yield leads.slice(start, start + BATCH_SIZE);
+  };
+  return (await insertLeadStream(pool, categoryId, batches())).inserted;
 }

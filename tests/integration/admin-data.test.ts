@@ -372,6 +372,40 @@ describe("lead import", () => {
     expect(one).toMatchObject({ firstName: "Person", lastName: "Number5" });
   });
 
+  it("numbers lines across multi-line cells, keeps the first of duplicates across batches, and stores text exactly", async () => {
+    const target = await createCategoryWithLeads(pool(), { title: "Lines", description: "" }, 0, 1);
+    const rows = ["email,first name,company", 'a@x.com,"Multi\nLine","Back\\slash\tand tab"', "bad,Name,"];
+    for (let i = 0; i < 6000; i++) rows.push(`p${i % 5500}@x.com,P${i},`);
+    rows.push("A@X.COM,Second,", "late-bad,X,");
+    const { status, body } = await importCsv(target, csvUpload(rows.join("\r\n")));
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      imported: 5501,
+      duplicates: 501,
+      invalidCount: 2,
+      invalid: [
+        { line: 4, reason: 'Invalid email "bad"' },
+        { line: 6006, reason: 'Invalid email "late-bad"' },
+      ],
+    });
+    const first = await db().lead.findFirstOrThrow({ where: { categoryId: target, email: "a@x.com" } });
+    expect(first).toMatchObject({ firstName: "Multi\nLine", company: "Back\\slash\tand tab" });
+    const kept = await db().lead.findFirstOrThrow({ where: { categoryId: target, email: "p0@x.com" } });
+    expect(kept.firstName).toBe("P0");
+    expect((await db().category.findUniqueOrThrow({ where: { id: target } })).count).toBe(5501);
+  });
+
+  it("skips emails already in the category when the file repeats none", async () => {
+    const target = await createCategoryWithLeads(pool(), { title: "Again", description: "" }, 0, 1);
+    const first = await importCsv(target, csvUpload("email,first name\na@x.com,A\nb@x.com,B\n"));
+    expect(first.body).toMatchObject({ imported: 2, duplicates: 0 });
+    const second = await importCsv(target, csvUpload("email,first name\nB@x.com,Bee\nc@x.com,C\n"));
+    expect(second.body).toMatchObject({ imported: 1, duplicates: 1, invalidCount: 0 });
+    const b = await db().lead.findFirstOrThrow({ where: { categoryId: target, email: "b@x.com" } });
+    expect(b.firstName).toBe("B");
+    expect((await db().category.findUniqueOrThrow({ where: { id: target } })).count).toBe(3);
+  });
+
   it("refuses files without an email column, empty files, missing files and unknown categories", async () => {
     const noEmail = await importCsv(categoryId, csvUpload("name,phone\nA,1\n"));
     expect(noEmail.status).toBe(400);

@@ -15,9 +15,11 @@ const { GET: status } = await import("@/app/api/payment/status/[id]/route");
 const { POST: testPay } = await import("@/app/api/payment/test/[id]/route");
 const { GET: download } = await import("@/app/api/leads/download/[id]/route");
 const { db, pool } = await import("@/lib/db");
-const { csvCell: cell } = await import("@/lib/csv");
+const { csvCell: cell, csvLine } = await import("@/lib/csv");
+const { copyPool } = await import("@/lib/db");
 const csvCell = (value: string) => cell(value, { keepPhoneNumbers: true });
 const { createCategoryWithLeads } = await import("@/prisma/demo-data");
+const { NASTY_CELLS } = await import("../support/nasty-cells");
 
 let big: string;
 let small: string;
@@ -30,6 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db().$disconnect();
   await pool().end();
+  await copyPool().end();
   await database.drop();
 });
 
@@ -191,6 +194,74 @@ describe("GET /api/leads/download/{paymentId}", () => {
     expect(sheet.getRow(1).values).toEqual([undefined, ...csv[0]]);
     expect(sheet.getRow(2).getCell(5).value).toBe(csv[1][4]);
     expect(sheet.getRow(20_001).getCell(5).value).toBe(csv[20_000][4]);
+  });
+
+  it("writes guarded and quoted cells exactly as csvLine does, in allocation order", async () => {
+    // A category of its own: the other tests parse their files naively.
+    const nasty = await createCategoryWithLeads(pool(), { title: "Download Nasty" }, 1_000, 23);
+    const { npId } = await buyAndPay(nasty, "starter");
+    const { rows: allocated } = await pool().query<{ lead_id: string }>(
+      `SELECT ol.lead_id FROM order_leads ol JOIN orders o ON o.id = ol.order_id
+       WHERE o.provider_payment_id = $1 ORDER BY ol.position LIMIT $2`,
+      [npId, NASTY_CELLS.length],
+    );
+    // Every text column of a lead gets a nasty value, a different one per column and lead.
+    for (const [index, { lead_id }] of allocated.entries()) {
+      const value = (offset: number) => NASTY_CELLS[(index + offset) % NASTY_CELLS.length];
+      await pool().query(
+        `UPDATE leads SET first_name = $2, last_name = $3, job_title = $4, company = $5, phone = $6,
+           city = $7, state = $8, email = $9 WHERE id = $1`,
+        [
+          lead_id,
+          value(0),
+          value(1),
+          value(2),
+          value(3),
+          value(4),
+          value(5),
+          value(6),
+          `${index}${value(7)}`,
+        ],
+      );
+    }
+    const { rows } = await pool().query<string[]>({
+      text: `SELECT l.first_name, l.last_name, l.job_title, l.company, l.email, l.phone, l.city, l.state,
+               l.country::text
+             FROM order_leads ol JOIN orders o ON o.id = ol.order_id JOIN leads l ON l.id = ol.lead_id
+             WHERE o.provider_payment_id = $1 ORDER BY ol.position`,
+      values: [npId],
+      rowMode: "array",
+    });
+    const header = [
+      "First Name",
+      "Last Name",
+      "Title",
+      "Company",
+      "Email",
+      "Phone",
+      "City",
+      "State",
+      "Country",
+    ];
+    const expected = `\uFEFF${csvLine(header)}${rows.map((row) => csvLine(row, { keepPhoneNumbers: true })).join("")}`;
+    const file = (await fetchFile(npId)).bytes.toString("utf8");
+    expect(file).toBe(expected);
+    expect(file).toContain(`"'  =HYPERLINK(""http://x"")"`);
+  });
+
+  it("gives the COPY connection back when the buyer leaves mid-download", async () => {
+    const { npId } = await buyAndPay(small, "starter");
+    const whole = (await fetchFile(npId)).bytes;
+    // More abandoned downloads than the COPY pool has connections: a leaked one would leave the
+    // last download waiting for ever.
+    for (let i = 0; i < 12; i++) {
+      const response = await call(download, `/api/leads/download/${npId}`, { params: { id: npId } });
+      const reader = response.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+    }
+    const again = await fetchFile(npId);
+    expect(again.bytes.equals(whole)).toBe(true);
   });
 
   it("never serves one order's leads through another order's id", async () => {

@@ -3,6 +3,7 @@ import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import type { Column, DeliveryRow } from "@/lib/leads/delivery";
 import { columnWidths, xlsxStream } from "@/lib/leads/export-xlsx";
+import { NASTY_CELLS } from "../support/nasty-cells";
 
 const COLUMNS: Column[] = [
   { key: "first_name", header: "First Name" },
@@ -43,6 +44,20 @@ describe("xlsxStream", () => {
     expect(sheet.getColumn(3).width).toBe(10);
     expect(sheet.views[0]).toMatchObject({ state: "frozen", ySplit: 1 });
     expect(sheet.autoFilter).toBe("A1:C1");
+  });
+
+  it("keeps every character a cell can hold: markup, quotes, line breaks, spaces, emoji", async () => {
+    const values = [...NASTY_CELLS, "<b>&amp;</b>", " padded ", "a\u0001b", "x".repeat(1000)];
+    const sheet = await workbookOf(
+      xlsxStream(COLUMNS, batches(values.map((value, index) => [value, `${index}@x.io`, "UK"]))),
+    );
+    expect(sheet.rowCount).toBe(values.length + 1);
+    values.forEach((value, index) => {
+      const row = sheet.getRow(index + 2);
+      // Control characters XML cannot hold are dropped; an empty cell is no cell.
+      expect(row.getCell(1).value ?? "").toBe(value.replace("\u0001", ""));
+      expect(row.getCell(2).value).toBe(`${index}@x.io`);
+    });
   });
 
   it("writes the header alone when there are no rows", async () => {

@@ -14,9 +14,10 @@ export const GET = route(
   async ({ params, query, request }) => {
     const order = await orderForDownload(params.id, { clientIp: clientAddress(request.headers) });
     const columns = PACKAGE_COLUMNS[order.packageType];
-    const batches = orderLeadBatches(order.id, columns);
     const xlsx = query.format === "xlsx";
-    const stream = xlsx ? xlsxStream(columns, batches) : csvStream(columns, batches);
+    const stream = xlsx
+      ? xlsxStream(columns, orderLeadBatches(order.id, columns))
+      : csvStream(order.id, columns);
     return new Response(stream, {
       headers: {
         "content-type": xlsx
