@@ -4,6 +4,7 @@
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/database";
+import { fromAddress } from "../support/client";
 import { call, callJson } from "../support/routes";
 
 const database = await createTestDatabase("leadmarket_dl");
@@ -50,7 +51,7 @@ const nextAddress = () => `10.2.0.${++addresses}`;
 function createOrder(categoryId: string, packageType: string) {
   return callJson<{ paymentId: string; invoiceUrl: string }>(create, "/api/payment/create", {
     json: { categoryId, packageType },
-    headers: { "x-forwarded-for": nextAddress() },
+    headers: fromAddress(nextAddress()),
   });
 }
 

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/database";
 import { startNowPaymentsStandin } from "../support/nowpayments-standin";
+import { fromAddress } from "../support/client";
 import { call, callJson } from "../support/routes";
 import { startSmtpCatcher } from "../support/smtp";
 
@@ -61,7 +62,7 @@ afterAll(async () => {
 async function buy(email?: string): Promise<string> {
   const result = await callJson<Created>(create, "/api/payment/create", {
     json: { categoryId: category, packageType: "starter", ...(email === undefined ? {} : { email }) },
-    headers: { "x-forwarded-for": nextAddress() },
+    headers: fromAddress(nextAddress()),
   });
   expect(result.status).toBe(200);
   return result.body.paymentId;
@@ -84,10 +85,10 @@ async function pay(key: string, status = "finished") {
 const summary = (key: string, address = nextAddress()) =>
   callJson<Record<string, unknown>>(orderApi, `/api/orders/${key}`, {
     params: { key },
-    headers: { "x-forwarded-for": address },
+    headers: fromAddress(address),
   });
 const askForOrders = (email: string, address = nextAddress()) =>
-  callJson(lookup, "/api/orders/lookup", { json: { email }, headers: { "x-forwarded-for": address } });
+  callJson(lookup, "/api/orders/lookup", { json: { email }, headers: fromAddress(address) });
 const mailsTo = (address: string) =>
   smtp.messages.filter((mail) => [mail.to].flat().some((to) => to?.text === address));
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/database";
 import { startNowPaymentsStandin, signLikeNowPayments } from "../support/nowpayments-standin";
 import { createHmac } from "node:crypto";
+import { fromAddress } from "../support/client";
 import { call, callJson } from "../support/routes";
 import { startSmtpCatcher } from "../support/smtp";
 
@@ -64,7 +65,7 @@ const nextAddress = () => `10.1.${Math.floor(++addresses / 250)}.${addresses % 2
 async function buy(categoryId = marketing, extra: Record<string, unknown> = {}) {
   const result = await callJson<Created>(create, "/api/payment/create", {
     json: { categoryId, packageType: "starter", ...extra },
-    headers: { "x-forwarded-for": nextAddress() },
+    headers: fromAddress(nextAddress()),
   });
   expect(result.status).toBe(200);
   return result.body;
@@ -75,13 +76,13 @@ const invoiceOf = async (downloadKey: string) => (await order(downloadKey)).invo
 const check = (id: string, address = nextAddress()) =>
   callJson<Status>(status, `/api/payment/status/${id}`, {
     params: { id },
-    headers: { "x-forwarded-for": address },
+    headers: fromAddress(address),
   });
 /** The returning tab's check: its key with the NP_id the provider appended. */
 const checkReturn = (key: string, npId: string | number) =>
   callJson<Status>(status, `/api/payment/status/${key}?NP_id=${npId}`, {
     params: { id: key },
-    headers: { "x-forwarded-for": nextAddress() },
+    headers: fromAddress(nextAddress()),
   });
 // The provider is asked about one id at most once a minute; this lets that minute pass.
 const aMinutePasses = () => pool().query("DELETE FROM throttle_events WHERE true");
@@ -130,7 +131,7 @@ describe("POST /api/payment/create", () => {
   it("accepts the spec's selectedPackage when packageType is missing", async () => {
     const { status: code, body } = await callJson<Created>(create, "/api/payment/create", {
       json: { categoryId: marketing, selectedPackage: "starter" },
-      headers: { "x-forwarded-for": nextAddress() },
+      headers: fromAddress(nextAddress()),
     });
     expect(code).toBe(200);
     expect((await order(body.paymentId)).packageType).toBe("starter");
@@ -170,7 +171,7 @@ describe("POST /api/payment/create", () => {
       const started = new Date();
       const failed = await callJson<{ message: string }>(create, "/api/payment/create", {
         json: { categoryId: marketing, packageType: "starter" },
-        headers: { "x-forwarded-for": nextAddress() },
+        headers: fromAddress(nextAddress()),
       });
       expect(failed.status).toBe(502);
       expect(failed.body.message).toBe("The payment provider could not create an invoice. Please try again.");
@@ -209,7 +210,7 @@ describe("POST /api/payment/create", () => {
     });
     const refused = await callJson(create, "/api/payment/create", {
       json: { categoryId: marketing, packageType: "starter" },
-      headers: { "x-forwarded-for": nextAddress() },
+      headers: fromAddress(nextAddress()),
     });
     expect(refused.status).toBe(502);
     await db().settings.update({
@@ -504,7 +505,7 @@ describe("downloads tied to payment", () => {
     const get = (id: string) =>
       call(download, `/api/leads/download/${id}`, {
         params: { id },
-        headers: { "x-forwarded-for": nextAddress() },
+        headers: fromAddress(nextAddress()),
       });
     for (const providerId of [invoiceId, String(payment.payment_id)]) {
       const refused = await get(providerId);
@@ -537,7 +538,7 @@ describe("limits", () => {
     const get = (id: string) =>
       call(download, `/api/leads/download/${id}`, {
         params: { id },
-        headers: { "x-forwarded-for": address },
+        headers: fromAddress(address),
       });
     for (let i = 0; i < 30; i += 1) {
       expect((await get(String(5_000_000_000 + i * 7919))).status).toBe(404);
@@ -580,7 +581,7 @@ describe("limits", () => {
     const attempt = (packageType: string, cookie?: string) =>
       call(create, "/api/payment/create", {
         json: { categoryId: marketing, packageType },
-        headers: { "x-forwarded-for": address, ...(cookie ? { cookie } : {}) },
+        headers: { ...fromAddress(address), ...(cookie ? { cookie } : {}) },
       });
     const first = await attempt("starter");
     expect(first.status).toBe(200);
@@ -604,7 +605,7 @@ describe("limits", () => {
   it("validates the optional buyer email", async () => {
     const bad = await callJson(create, "/api/payment/create", {
       json: { categoryId: marketing, packageType: "starter", email: "not-an-email" },
-      headers: { "x-forwarded-for": nextAddress() },
+      headers: fromAddress(nextAddress()),
     });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ errors: { email: "Enter a valid email address" } });
