@@ -13,6 +13,13 @@ export function e2eDb(): Pool {
   return pool;
 }
 
+/** Closes the shared handle; a later spec file in the same worker opens a new one. */
+export async function closeE2eDb(): Promise<void> {
+  const open = pool;
+  pool = undefined;
+  await open?.end();
+}
+
 export type E2EAdmin = { id: string; email: string; passwordChangedAt: Date };
 
 export async function findAdmin(email: string): Promise<E2EAdmin> {

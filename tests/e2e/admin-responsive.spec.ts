@@ -1,7 +1,7 @@
 // The back-office as an admin uses it on a laptop (1280x800) and on a phone (375x812): the
 // sidebar becomes a drawer on the phone, tables scroll inside their card with a cue, the Requests
 // table keeps its actions in view on the laptop, and each request opens in a detail view.
-import { expect, openDashboard, test, e2eDb } from "./admin-fixtures";
+import { closeE2eDb, e2eDb, expect, openDashboard, test } from "./admin-fixtures";
 import type { Locator, Page } from "@playwright/test";
 
 const RUN = `resp${Date.now().toString(36)}`;
@@ -29,7 +29,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await e2eDb().end();
+  await closeE2eDb();
 });
 
 async function documentWidth(page: Page): Promise<number> {

@@ -2,6 +2,7 @@
 // settings, with the spec's texts. Most tests plant a signed token instead of typing the form.
 import type { Page } from "@playwright/test";
 import {
+  closeE2eDb,
   createAdmin,
   E2E_ADMIN_EMAIL,
   E2E_ADMIN_PASSWORD,
@@ -65,7 +66,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await e2eDb().end();
+  await closeE2eDb();
 });
 
 const toast = (page: Page, title: string) =>

@@ -54,8 +54,9 @@ test("the test payment page pays like the provider and the leads download", asyn
   popupPromise = page.waitForEvent("popup");
   await page.getByRole("button", { name: "Buy Now" }).click();
   popup = await popupPromise;
-  const invoiceUrl = popup.url();
+  // The popup opens blank and is sent to the invoice once it exists: read its address after that.
   await expect(popup).toHaveTitle("Test Payment | LeadMarket");
+  const invoiceUrl = popup.url();
   const downloadPromise = popup.waitForEvent("download");
   await popup.getByRole("button", { name: /Pay \$10\.00/ }).click();
   await expect(popup.getByText("Payment Complete!").first()).toBeVisible();
