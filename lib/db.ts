@@ -17,11 +17,23 @@ export function pool(): Pool {
       max: 10,
       connectionTimeoutMillis: 10_000,
     });
-    // An idle connection can be cut by the server (restart, failover, terminate): the pool drops it
-    // and opens another on demand. Without a listener, that event would crash the process.
-    globalForDb.pool.on("error", (error) => console.error(`[db] idle connection lost: ${error.message}`));
+    watchConnections(globalForDb.pool, "database");
   }
   return globalForDb.pool;
+}
+
+/**
+ * A connection can be cut by the server (restart, failover, terminate) while idle in the pool or
+ * while checked out between two queries (a transaction waiting on the mail server, a COPY stream
+ * waiting on a slow reader). Either way pg emits an error event, which would crash the process
+ * without a listener; the next query on that connection fails instead, and the pool replaces it.
+ */
+function watchConnections(target: Pool, label: string): void {
+  target.on("connect", (client) =>
+    client.on("error", (error) => console.error(`[db] ${label} connection lost: ${error.message}`)),
+  );
+  // The pool repeats an idle client's error; the client's own listener has logged it.
+  target.on("error", () => undefined);
 }
 
 /**
@@ -37,9 +49,7 @@ export function copyPool(): Pool {
       idleTimeoutMillis: 5000,
       allowExitOnIdle: true,
     });
-    globalForDb.copyPool.on("error", (error) =>
-      console.error(`[db] idle COPY connection lost: ${error.message}`),
-    );
+    watchConnections(globalForDb.copyPool, "COPY");
   }
   return globalForDb.copyPool;
 }

@@ -40,6 +40,24 @@ const calls = {
 };
 
 describe("database outage", () => {
+  it("survives a checked-out connection that the server cuts between two queries", async () => {
+    const client = await pool().connect();
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+      const admin = await pool().connect();
+      await admin.query("SELECT pg_terminate_backend($1)", [rows[0].pid]);
+      admin.release();
+      // Without a listener on the checked-out client, its error event is an uncaught exception.
+      await vi.waitFor(() => expect(errors).toHaveBeenCalledWith(expect.stringContaining("connection lost")));
+      await expect(client.query("SELECT 1")).rejects.toThrow();
+    } finally {
+      client.release(true);
+      errors.mockRestore();
+    }
+    expect((await callJson(categories, "/api/categories")).status).toBe(200);
+  });
+
   it("answers 503 with Retry-After while the database is unreachable, and recovers without a restart", async () => {
     expect((await callJson(categories, "/api/categories")).status).toBe(200);
 
