@@ -200,7 +200,7 @@ describe("GET /api/leads/download/{paymentId}", () => {
   it("writes guarded and quoted cells exactly as csvLine does, in allocation order", async () => {
     // A category of its own: the other tests parse their files naively.
     const nasty = await createCategoryWithLeads(pool(), { title: "Download Nasty" }, 1_000, 23);
-    const { npId } = await buyAndPay(nasty, "starter");
+    const { key, npId } = await buyAndPay(nasty, "starter");
     const { rows: allocated } = await pool().query<{ lead_id: string }>(
       `SELECT ol.lead_id FROM order_leads ol JOIN orders o ON o.id = ol.order_id
        WHERE o.provider_payment_id = $1 ORDER BY ol.position LIMIT $2`,
@@ -245,23 +245,23 @@ describe("GET /api/leads/download/{paymentId}", () => {
       "Country",
     ];
     const expected = `\uFEFF${csvLine(header)}${rows.map((row) => csvLine(row, { keepPhoneNumbers: true })).join("")}`;
-    const file = (await fetchFile(npId)).bytes.toString("utf8");
+    const file = (await fetchFile(key)).bytes.toString("utf8");
     expect(file).toBe(expected);
     expect(file).toContain(`"'  =HYPERLINK(""http://x"")"`);
   });
 
   it("gives the COPY connection back when the buyer leaves mid-download", async () => {
-    const { npId } = await buyAndPay(small, "starter");
-    const whole = (await fetchFile(npId)).bytes;
+    const { key } = await buyAndPay(small, "starter");
+    const whole = (await fetchFile(key)).bytes;
     // More abandoned downloads than the COPY pool has connections: a leaked one would leave the
     // last download waiting for ever.
     for (let i = 0; i < 12; i++) {
-      const response = await call(download, `/api/leads/download/${npId}`, { params: { id: npId } });
+      const response = await call(download, `/api/leads/download/${key}`, { params: { id: key } });
       const reader = response.body!.getReader();
       await reader.read();
       await reader.cancel();
     }
-    const again = await fetchFile(npId);
+    const again = await fetchFile(key);
     expect(again.bytes.equals(whole)).toBe(true);
   });
 
