@@ -30,8 +30,9 @@ export function SiteHeader() {
 
   useEffect(() => {
     const media = window.matchMedia(DESKTOP_QUERY);
-    const close = () => {
-      if (media.matches) setMenuOpen(false);
+    // The event's own state: by the time it is handled the window may have narrowed again.
+    const close = (event: MediaQueryListEvent) => {
+      if (event.matches) setMenuOpen(false);
     };
     media.addEventListener("change", close);
     return () => media.removeEventListener("change", close);

@@ -85,6 +85,10 @@ test.describe("below 768px", () => {
     await page.setViewportSize({ width: 800, height: 740 });
     await expect(menu).toBeHidden();
     await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+    // CSS hides the menu at once; the page hears of the wider window at its next rendering update.
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
     await page.setViewportSize({ width: 375, height: 740 });
     await expect(page.getByRole("button", { name: "Open menu" })).toHaveAttribute("aria-expanded", "false");
   });
