@@ -47,6 +47,8 @@ async function main(): Promise<void> {
       NOWPAYMENTS_IPN_SECRET: "bench-ipn",
       PAYMENTS_TEST_MODE: "0",
       SMTP_URL: "",
+      // Every request comes from 127.0.0.1: the bench acts as the one proxy and names each client.
+      TRUST_PROXY_HOPS: "1",
     },
     stdout: "ignore",
   });
