@@ -210,25 +210,29 @@ async function main(): Promise<string[]> {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ categoryId, packageType: "premium" }),
       })
-    ).json()) as { paymentId: string };
-    const paid = await fetch(`${base}/api/payment/test/${created.paymentId}`, {
+    ).json()) as { paymentId: string; invoiceUrl: string };
+    const key = created.paymentId;
+    const invoiceId = new URL(created.invoiceUrl).pathname.split("/").at(-1)!;
+    const paid = await fetch(`${base}/api/payment/test/${invoiceId}`, {
       method: "POST",
       body: new URLSearchParams({ action: "pay" }),
       redirect: "manual",
     });
     const npId = new URL(paid.headers.get("location")!).searchParams.get("NP_id")!;
-    const answer = (await (await fetch(`${base}/api/payment/status/${npId}`)).json()) as { paid: boolean };
+    const answer = (await (await fetch(`${base}/api/payment/status/${key}?NP_id=${npId}`)).json()) as {
+      paid: boolean;
+    };
     if (!answer.paid) throw new Error("The benchmark order was not paid");
     const { rows: orders } = await pool.query<{ id: string }>(
-      "SELECT id FROM orders WHERE provider_payment_id = $1",
-      [npId],
+      "SELECT id FROM orders WHERE download_key = $1",
+      [key],
     );
     const orderId = orders[0].id;
     // A store's database is not a bulk load seconds old: let PostgreSQL finish digesting it (vacuum,
     // statistics, hint bits, dirty pages) so that the figures are not the load's aftermath.
     await pool.query("VACUUM ANALYZE");
     await pool.query("CHECKPOINT");
-    const csvUrl = `${base}/api/leads/download/${npId}`;
+    const csvUrl = `${base}/api/leads/download/${key}`;
     const xlsxUrl = `${csvUrl}?format=xlsx`;
     const lines = 20_001;
 
