@@ -54,16 +54,24 @@ export class ZipWriter {
     const header = Buffer.alloc(30);
     header.writeUInt32LE(0x04034b50, 0);
     header.writeUInt16LE(20, 4);
-    header.writeUInt16LE(entry.deflated ? DATA_DESCRIPTOR_FLAG : 0, 6);
-    header.writeUInt16LE(entry.deflated ? 8 : 0, 8);
-    header.writeUInt16LE(this.stamp.time, 10);
-    header.writeUInt16LE(this.stamp.day, 12);
     // A deflated entry's CRC and sizes are not known yet: zero here, in the descriptor after it.
-    header.writeUInt32LE(entry.crc, 14);
-    header.writeUInt32LE(entry.compressed, 18);
-    header.writeUInt32LE(entry.size, 22);
-    header.writeUInt16LE(entry.name.length, 26);
+    this.writeEntryFields(header, 6, entry);
     return Buffer.concat([header, entry.name]);
+  }
+
+  /**
+   * The fields a local header and a central directory record share, in the same order (flags,
+   * method, time, date, CRC, sizes, name length), starting at `at`.
+   */
+  private writeEntryFields(header: Buffer, at: number, entry: Entry): void {
+    header.writeUInt16LE(entry.deflated ? DATA_DESCRIPTOR_FLAG : 0, at);
+    header.writeUInt16LE(entry.deflated ? 8 : 0, at + 2);
+    header.writeUInt16LE(this.stamp.time, at + 4);
+    header.writeUInt16LE(this.stamp.day, at + 6);
+    header.writeUInt32LE(entry.crc, at + 8);
+    header.writeUInt32LE(entry.compressed, at + 12);
+    header.writeUInt32LE(entry.size, at + 16);
+    header.writeUInt16LE(entry.name.length, at + 20);
   }
 
   /** A small entry, stored uncompressed. */
@@ -134,14 +142,7 @@ export class ZipWriter {
       header.writeUInt32LE(0x02014b50, 0);
       header.writeUInt16LE(20, 4);
       header.writeUInt16LE(20, 6);
-      header.writeUInt16LE(entry.deflated ? DATA_DESCRIPTOR_FLAG : 0, 8);
-      header.writeUInt16LE(entry.deflated ? 8 : 0, 10);
-      header.writeUInt16LE(this.stamp.time, 12);
-      header.writeUInt16LE(this.stamp.day, 14);
-      header.writeUInt32LE(entry.crc, 16);
-      header.writeUInt32LE(entry.compressed, 20);
-      header.writeUInt32LE(entry.size, 24);
-      header.writeUInt16LE(entry.name.length, 28);
+      this.writeEntryFields(header, 8, entry);
       header.writeUInt32LE(entry.offset, 42);
       this.write(Buffer.concat([header, entry.name]));
     }
