@@ -50,7 +50,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new Error(`Invalid environment configuration:\n${problems.join("\n")}`);
   }
   const parsed = result.data;
-  if (parsed.NODE_ENV === "production") {
+  // A production server has a database; a build (production, no database) reads only the rest.
+  if (parsed.NODE_ENV === "production" && parsed.DATABASE_URL) {
     const refusal = productionRefusal(parsed);
     if (refusal) throw new Error(refusal);
   }
