@@ -4,14 +4,17 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/checkbox";
+import { FieldError } from "@/components/ui/field-error";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Separator } from "@/components/ui/separator";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
+import { HttpError } from "@/lib/client/fetcher";
 import { useAdminSettings, useChangePassword, useUpdateSettings } from "@/lib/client/use-admin";
 import { setAdminToken } from "@/lib/client/use-admin-token";
-import { MIN_PASSWORD_LENGTH, type SettingsDto, type SettingsUpdate } from "@/lib/schemas/admin";
+import { changePasswordSchema, type SettingsDto, type SettingsUpdate } from "@/lib/schemas/admin";
+import { fieldErrors } from "@/lib/schemas/common";
 
 export function SettingsTab() {
   const settings = useAdminSettings();
@@ -217,6 +220,8 @@ function PasswordPanel() {
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [confirm, setConfirm] = useState("");
+  // Per-field messages: the handler's schema run here first, then the server's `errors` map.
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const change = useChangePassword();
 
   const close = () => {
@@ -224,11 +229,13 @@ function PasswordPanel() {
     setCurrent("");
     setNext("");
     setConfirm("");
+    setErrors({});
   };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (next !== confirm) {
+      setErrors({});
       toast({
         title: "Passwords don't match",
         description: "New password and confirmation must match",
@@ -236,31 +243,41 @@ function PasswordPanel() {
       });
       return;
     }
-    if (next.length < MIN_PASSWORD_LENGTH) {
-      toast({
-        title: "Password too short",
-        description: `New password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
-        variant: "destructive",
-      });
+    const parsed = changePasswordSchema.safeParse({ currentPassword: current, newPassword: next });
+    if (!parsed.success) {
+      const found = fieldErrors(parsed.error);
+      setErrors(found);
+      const tooShort = parsed.error.issues.some(
+        (issue) => issue.path[0] === "newPassword" && issue.code === "too_small",
+      );
+      toast(
+        tooShort
+          ? { title: "Password too short", description: found.newPassword, variant: "destructive" }
+          : {
+              title: "Password change failed",
+              description: Object.values(found).join("; "),
+              variant: "destructive",
+            },
+      );
       return;
     }
-    change.mutate(
-      { currentPassword: current, newPassword: next },
-      {
-        onSuccess: ({ token }) => {
-          // Earlier tokens stop working with the change; this one keeps the admin signed in.
-          setAdminToken(token);
-          toast({ title: "Password changed", description: "Your password has been updated successfully" });
-          close();
-        },
-        onError: () =>
-          toast({
-            title: "Password change failed",
-            description: "Failed to update your password. Please check your current password.",
-            variant: "destructive",
-          }),
+    setErrors({});
+    change.mutate(parsed.data, {
+      onSuccess: ({ token }) => {
+        // Earlier tokens stop working with the change; this one keeps the admin signed in.
+        setAdminToken(token);
+        toast({ title: "Password changed", description: "Your password has been updated successfully" });
+        close();
       },
-    );
+      onError: (error) => {
+        setErrors((error instanceof HttpError && error.errors) || {});
+        toast({
+          title: "Password change failed",
+          description: "Failed to update your password. Please check your current password.",
+          variant: "destructive",
+        });
+      },
+    });
   };
 
   if (!open) {
@@ -285,8 +302,11 @@ function PasswordPanel() {
           type="password"
           autoComplete="current-password"
           value={current}
+          aria-invalid={errors.currentPassword ? true : undefined}
+          aria-describedby={errors.currentPassword ? "current-password-error" : undefined}
           onChange={(event) => setCurrent(event.target.value)}
         />
+        <FieldError id="current-password-error" message={errors.currentPassword} />
       </div>
       <div className="grid gap-2">
         <Label htmlFor="new-password">New Password</Label>
@@ -295,8 +315,11 @@ function PasswordPanel() {
           type="password"
           autoComplete="new-password"
           value={next}
+          aria-invalid={errors.newPassword ? true : undefined}
+          aria-describedby={errors.newPassword ? "new-password-error" : undefined}
           onChange={(event) => setNext(event.target.value)}
         />
+        <FieldError id="new-password-error" message={errors.newPassword} />
       </div>
       <div className="grid gap-2">
         <Label htmlFor="confirm-password">Confirm New Password</Label>

@@ -85,7 +85,7 @@ export function PurchaseCard({
       </ul>
 
       <div className="mt-6">
-        <PurchaseActions category={category} pkg={pkg} />
+        <PurchaseActions key={`${category._id}:${pkg.id}`} category={category} pkg={pkg} />
       </div>
       <p className="mt-4 flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
         <LockIcon className="size-3.5" aria-hidden="true" />

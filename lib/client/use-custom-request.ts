@@ -6,6 +6,7 @@ import {
   chosenPlatforms,
   type CustomRequestCreated,
   type CustomRequestFormState,
+  type CustomRequestInput,
 } from "@/lib/schemas/custom-request";
 
 export type CustomRequestSubmission = {
@@ -15,13 +16,9 @@ export type CustomRequestSubmission = {
   website: string;
 };
 
-/** Posts to our own server only: JSON without files, multipart with them. */
-export async function submitCustomRequest({
-  form,
-  files,
-  website,
-}: CustomRequestSubmission): Promise<CustomRequestCreated> {
-  const fields = {
+/** The text fields as the API takes them: what the form checks and what it sends. */
+export function customRequestFields(form: CustomRequestFormState, website: string) {
+  return {
     name: form.name,
     email: form.email,
     industry: form.industry,
@@ -29,7 +26,16 @@ export async function submitCustomRequest({
     message: form.message,
     platforms: chosenPlatforms(form.platforms),
     website,
-  };
+  } satisfies CustomRequestInput;
+}
+
+/** Posts to our own server only: JSON without files, multipart with them. */
+export async function submitCustomRequest({
+  form,
+  files,
+  website,
+}: CustomRequestSubmission): Promise<CustomRequestCreated> {
+  const fields = customRequestFields(form, website);
   if (files.length === 0) {
     return apiFetch<CustomRequestCreated>("/api/custom-request", {
       method: "POST",

@@ -3,9 +3,9 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { declaredLength, readJsonBody } from "@/lib/api/body";
-import { fieldErrors } from "@/lib/api/errors";
 import { AppError, badRequest, tooLarge } from "@/lib/errors";
 import { checkFile, type CheckedFile } from "@/lib/custom-requests/files";
+import { fieldErrors } from "@/lib/schemas/common";
 import {
   customRequestSchema,
   hasAcceptedExtension,
