@@ -14,6 +14,7 @@ import { isDownloadKey } from "@/lib/orders/key";
 import type { LeadPackage } from "@/lib/packages";
 import { isClosedStatus, isPaymentComplete } from "@/lib/orders/status";
 import { HttpError } from "@/lib/client/fetcher";
+import { paymentPollKey } from "@/lib/client/query-keys";
 import {
   cancelCheckout,
   claimAutoDownload,
@@ -152,7 +153,7 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
   // comes one interval after the run starts.
   const paymentId = payment?.paymentId ?? "";
   const poll = useQuery({
-    queryKey: ["payment-poll", paymentId, pollRun],
+    queryKey: paymentPollKey(paymentId, pollRun),
     enabled: payment !== null && phase === "waiting" && pollRun > 0,
     initialData: POLL_START,
     staleTime: Infinity,

@@ -17,3 +17,6 @@ export const adminKeys = {
   requestsAll: ["admin", "requests"] as const,
   settings: ["admin", "settings"] as const,
 };
+
+/** One run of a purchase card's automatic status checks (its data is the run's progress). */
+export const paymentPollKey = (paymentId: string, run: number) => ["payment-poll", paymentId, run] as const;
