@@ -151,14 +151,14 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
   // Automatic checks while the payment is open: each one 10 s after the previous answer, at most
   // 30 per run. A run starts with no check made (its data is POLL_START), so the first check
   // comes one interval after the run starts.
-  const paymentId = payment?.paymentId ?? "";
   const poll = useQuery({
-    queryKey: paymentPollKey(paymentId, pollRun),
+    queryKey: paymentPollKey(payment?.paymentId ?? "", pollRun),
     enabled: payment !== null && phase === "waiting" && pollRun > 0,
     initialData: POLL_START,
     staleTime: Infinity,
     gcTime: 0,
     queryFn: async ({ client, queryKey, signal }): Promise<PollRun> => {
+      const [, paymentId] = queryKey;
       const run = client.getQueryData<PollRun>(queryKey) ?? POLL_START;
       const checks = run.checks + 1;
       let failureReported = run.failureReported;
