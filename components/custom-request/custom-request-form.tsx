@@ -67,7 +67,7 @@ export function CustomRequestForm() {
         description: "We've received your custom lead request and will contact you shortly.",
       });
     } catch (error) {
-      // A refusal (4xx) names what to fix; network and server failures keep the spec's text.
+      // A refusal (4xx) names what to fix; network and server failures keep the product's text.
       const refusal = error instanceof HttpError && error.isClientError ? error : undefined;
       setErrors(refusal?.errors ?? {});
       const reason = refusal?.serverReason;
