@@ -201,7 +201,8 @@ describe("schema and migrations", () => {
     const definitions = indexes.map((row) => row.definition);
     expect(definitions).toEqual(
       expect.arrayContaining([
-        // ON CONFLICT targets (lib/leads/insert.ts, lib/auth/password.ts).
+        // Conflict targets: the lead import's ON CONFLICT (lib/leads/insert.ts) and creating the
+        // admin once (skipDuplicates in lib/auth/password.ts).
         "leads unique category_id, email",
         "admins unique email",
         // A delivered order's leads in their kept order (lib/leads/delivery.ts, lib/orders/settle.ts).
