@@ -1,6 +1,7 @@
 // The admin token lives in local storage as `adminToken` (docs/product-rules.md) and is sent as
 // `Authorization: Bearer {token}` only when present. A 401 from any admin call announces itself
 // with a window event so the dashboard can send the admin back to the login page.
+import { parse as parseContentDisposition } from "content-disposition";
 import { HttpError } from "@/lib/client/fetcher";
 
 export const ADMIN_TOKEN_KEY = "adminToken";
@@ -53,11 +54,20 @@ export function adminSend<T>(url: string, method: string, body: unknown): Promis
   });
 }
 
+/** The file name a Content-Disposition header gives (its UTF-8 `filename*` when present). */
+function fileNameOf(disposition: string | null): string | undefined {
+  if (!disposition) return undefined;
+  try {
+    return parseContentDisposition(disposition).parameters.filename || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Downloads an authenticated file (exports, attachments) under the server's file name. */
 export async function adminDownload(url: string, fallbackName: string): Promise<void> {
   const response = await adminRequest(url);
-  const disposition = response.headers.get("content-disposition") ?? "";
-  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
+  const name = fileNameOf(response.headers.get("content-disposition")) ?? fallbackName;
   const blobUrl = URL.createObjectURL(await response.blob());
   const link = document.createElement("a");
   link.href = blobUrl;
