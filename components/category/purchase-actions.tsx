@@ -33,7 +33,7 @@ export type PurchaseActionsProps = {
   pkg: LeadPackage;
 };
 
-// Spec section 4: polling every 10 seconds, at most 30 attempts (5 minutes).
+// docs/product-rules.md: the buyer's page polls every 10 seconds, at most 30 times (5 minutes).
 const POLL_INTERVAL_MS = 10_000;
 const POLL_ATTEMPTS = 30;
 

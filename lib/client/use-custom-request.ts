@@ -57,7 +57,7 @@ export function useSubmitCustomRequest() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: submitCustomRequest,
-    // Spec section 7: a submission invalidates the cached custom-requests data (the admin lists,
+    // A submission invalidates the cached custom-requests data (the admin lists,
     // keyed under ["admin", "requests"] by lib/client/use-admin.ts).
     onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.requestsAll }),
   });
