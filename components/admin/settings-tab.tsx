@@ -215,26 +215,42 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
   );
 }
 
+// The panel's fields, named as the change-password body names them (plus the confirmation).
+const PASSWORD_FIELDS = [
+  {
+    name: "currentPassword",
+    id: "current-password",
+    label: "Current Password",
+    autoComplete: "current-password",
+  },
+  { name: "newPassword", id: "new-password", label: "New Password", autoComplete: "new-password" },
+  {
+    name: "confirmPassword",
+    id: "confirm-password",
+    label: "Confirm New Password",
+    autoComplete: "new-password",
+  },
+] as const;
+
+type PasswordValues = Record<(typeof PASSWORD_FIELDS)[number]["name"], string>;
+const NO_PASSWORDS: PasswordValues = { currentPassword: "", newPassword: "", confirmPassword: "" };
+
 function PasswordPanel() {
   const [open, setOpen] = useState(false);
-  const [current, setCurrent] = useState("");
-  const [next, setNext] = useState("");
-  const [confirm, setConfirm] = useState("");
+  const [values, setValues] = useState<PasswordValues>(NO_PASSWORDS);
   // Per-field messages: the handler's schema run here first, then the server's `errors` map.
   const [errors, setErrors] = useState<Record<string, string>>({});
   const change = useChangePassword();
 
   const close = () => {
     setOpen(false);
-    setCurrent("");
-    setNext("");
-    setConfirm("");
+    setValues(NO_PASSWORDS);
     setErrors({});
   };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (next !== confirm) {
+    if (values.newPassword !== values.confirmPassword) {
       setErrors({});
       toast({
         title: "Passwords don't match",
@@ -243,7 +259,7 @@ function PasswordPanel() {
       });
       return;
     }
-    const parsed = changePasswordSchema.safeParse({ currentPassword: current, newPassword: next });
+    const parsed = changePasswordSchema.safeParse(values);
     if (!parsed.success) {
       const found = fieldErrors(parsed.error);
       setErrors(found);
@@ -295,42 +311,21 @@ function PasswordPanel() {
   }
   return (
     <form onSubmit={onSubmit} className="grid gap-3 rounded-md border p-4" aria-label="Change password">
-      <div className="grid gap-2">
-        <Label htmlFor="current-password">Current Password</Label>
-        <Input
-          id="current-password"
-          type="password"
-          autoComplete="current-password"
-          value={current}
-          aria-invalid={errors.currentPassword ? true : undefined}
-          aria-describedby={errors.currentPassword ? "current-password-error" : undefined}
-          onChange={(event) => setCurrent(event.target.value)}
-        />
-        <FieldError id="current-password-error" message={errors.currentPassword} />
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor="new-password">New Password</Label>
-        <Input
-          id="new-password"
-          type="password"
-          autoComplete="new-password"
-          value={next}
-          aria-invalid={errors.newPassword ? true : undefined}
-          aria-describedby={errors.newPassword ? "new-password-error" : undefined}
-          onChange={(event) => setNext(event.target.value)}
-        />
-        <FieldError id="new-password-error" message={errors.newPassword} />
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor="confirm-password">Confirm New Password</Label>
-        <Input
-          id="confirm-password"
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(event) => setConfirm(event.target.value)}
-        />
-      </div>
+      {PASSWORD_FIELDS.map((field) => (
+        <div key={field.name} className="grid gap-2">
+          <Label htmlFor={field.id}>{field.label}</Label>
+          <Input
+            id={field.id}
+            type="password"
+            autoComplete={field.autoComplete}
+            value={values[field.name]}
+            aria-invalid={errors[field.name] ? true : undefined}
+            aria-describedby={errors[field.name] ? `${field.id}-error` : undefined}
+            onChange={(event) => setValues({ ...values, [field.name]: event.target.value })}
+          />
+          <FieldError id={`${field.id}-error`} message={errors[field.name]} />
+        </div>
+      ))}
       <div className="flex justify-end gap-2">
         <Button variant="outline" onClick={close} disabled={change.isPending}>
           Cancel
