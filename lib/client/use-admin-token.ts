@@ -1,7 +1,6 @@
 // The admin token lives in local storage as `adminToken` (docs/product-rules.md) and is sent as
 // `Authorization: Bearer {token}` only when present. A 401 from any admin call announces itself
 // with a window event so the dashboard can send the admin back to the login page.
-import { parse as parseContentDisposition } from "content-disposition";
 import { HttpError } from "@/lib/client/fetcher";
 
 export const ADMIN_TOKEN_KEY = "adminToken";
@@ -54,20 +53,18 @@ export function adminSend<T>(url: string, method: string, body: unknown): Promis
   });
 }
 
-/** The file name a Content-Disposition header gives (its UTF-8 `filename*` when present). */
-function fileNameOf(disposition: string | null): string | undefined {
-  if (!disposition) return undefined;
-  try {
-    return parseContentDisposition(disposition).parameters.filename || undefined;
-  } catch {
-    return undefined;
-  }
+/** The file name a Content-Disposition header gives: the UTF-8 `filename*` first, else `filename`. */
+function fileNameOf(disposition: string): string | null {
+  const extended = /filename\*=UTF-8''([^;\s]+)/i.exec(disposition);
+  if (extended) return decodeURIComponent(extended[1]);
+  return /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? null;
 }
 
 /** Downloads an authenticated file (exports, attachments) under the server's file name. */
 export async function adminDownload(url: string, fallbackName: string): Promise<void> {
   const response = await adminRequest(url);
-  const name = fileNameOf(response.headers.get("content-disposition")) ?? fallbackName;
+  const disposition = response.headers.get("content-disposition") ?? "";
+  const name = fileNameOf(disposition) ?? fallbackName;
   const blobUrl = URL.createObjectURL(await response.blob());
   const link = document.createElement("a");
   link.href = blobUrl;
