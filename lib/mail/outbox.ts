@@ -2,6 +2,7 @@ import "server-only";
 import type { Pool, PoolClient } from "pg";
 import { afterCommit, pool, withTransaction } from "@/lib/db";
 import { transmit, type Mail } from "@/lib/mail";
+import { maskEmail } from "@/lib/privacy/email";
 
 // The mail outbox. A mail is a row written in the same transaction as what caused it (a sale, a
 // request), so it exists exactly when its cause does, and an SMTP outage only delays it. The
@@ -11,6 +12,8 @@ import { transmit, type Mail } from "@/lib/mail";
 type Queryable = Pick<Pool | PoolClient, "query">;
 
 const GIVE_UP_AFTER_HOURS = 24;
+/** Mail kinds starting with this are logged with a masked recipient. */
+export const PRIVATE_KIND_PREFIX = "privacy-";
 const FIRST_RETRY_SECONDS = 5;
 const MAX_RETRY_SECONDS = 3600;
 const POLL_MS = 2000;
@@ -90,18 +93,20 @@ async function deliverNext(): Promise<boolean> {
     const row = rows[0];
     if (!row) return false;
     const mail = decode(row.mail);
+    // A privacy request's address may belong to someone about to be erased: never logged in clear.
+    const shown = row.kind.startsWith(PRIVATE_KIND_PREFIX) ? maskEmail(mail.to) : mail.to;
     try {
-      const sent = await transmit(mail);
+      const sent = await transmit(mail, shown);
       await client.query(
         "UPDATE mail_outbox SET status = $2, attempts = attempts + 1, sent_at = now(), last_error = NULL WHERE id = $1",
         [row.id, sent ? "sent" : "logged"],
       );
     } catch (error) {
       const message = (error as Error).message;
-      console.error(`[mail] sending "${mail.subject}" to ${mail.to} failed: ${message}`);
+      console.error(`[mail] sending "${mail.subject}" to ${shown} failed: ${message}`);
       if (row.expired) {
         console.error(
-          `[mail] gave up on ${row.kind} mail ${row.id} to ${mail.to} after ${GIVE_UP_AFTER_HOURS} h`,
+          `[mail] gave up on ${row.kind} mail ${row.id} to ${shown} after ${GIVE_UP_AFTER_HOURS} h`,
         );
       }
       const delay = Math.min(FIRST_RETRY_SECONDS * 2 ** row.attempts, MAX_RETRY_SECONDS);

@@ -96,10 +96,23 @@ export async function ordersForToken(token: string, now = new Date()): Promise<L
     where: { buyerEmail: email, paidAt: { not: null } },
     orderBy: { paidAt: "desc" },
     take: 200,
-    select: { ...orderViewSelect, createdAt: true },
+    select: {
+      ...orderViewSelect,
+      createdAt: true,
+      replacement: { select: { reported: true, counted: true, replaced: true, shortfall: true, createdAt: true } },
+    },
   });
-  return rows.map((row) => ({
-    ...toOrderSummary(toOrderView(row)),
+  return rows.map(({ replacement, ...row }) => ({
+    ...toOrderSummary(
+      toOrderView(row),
+      replacement && {
+        reported: replacement.reported,
+        counted: replacement.counted,
+        replaced: replacement.replaced,
+        shortfall: replacement.shortfall,
+        claimedAt: replacement.createdAt.toISOString(),
+      },
+    ),
     key: row.downloadKey,
     createdAt: row.createdAt.toISOString(),
   }));

@@ -1,6 +1,7 @@
 import "server-only";
 import type { PoolClient } from "pg";
 import { withTransaction } from "@/lib/db";
+import { freshLeadsSql } from "@/lib/leads/allocation";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { queueReceipt } from "@/lib/orders/receipt";
 import { queueSaleNotification } from "@/lib/payments/notify";
@@ -133,12 +134,12 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
         ],
       );
       await recordEvent(client, orderId, payment.status, "Paid");
+      const params: unknown[] = [orderId];
+      const chosen = freshLeadsSql({ categoryId: order.category_id }, order.lead_count, params);
       const allocated = await client.query(
         `INSERT INTO order_leads (order_id, position, lead_id)
-         SELECT $1, row_number() OVER (ORDER BY verified_at DESC, id), id
-         FROM (SELECT id, verified_at FROM leads WHERE category_id = $2
-               ORDER BY verified_at DESC, id LIMIT $3) AS chosen`,
-        [orderId, order.category_id, order.lead_count],
+         SELECT $1, row_number() OVER (ORDER BY verified_at DESC, id), id FROM (${chosen}) AS chosen`,
+        params,
       );
       if ((allocated.rowCount ?? 0) < order.lead_count) {
         // Leads were removed between sale and payment: deliver what exists and tell the admin.
