@@ -3,7 +3,8 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { declaredLength, readBoundedText } from "@/lib/api/body";
-import { AppError, badRequest, fieldErrors, tooLarge } from "@/lib/api/errors";
+import { fieldErrors } from "@/lib/api/errors";
+import { AppError, badRequest, tooLarge } from "@/lib/errors";
 import {
   addressesInText,
   MAX_REPORTED_ADDRESSES,

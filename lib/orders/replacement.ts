@@ -1,12 +1,12 @@
 import "server-only";
-import { AppError, conflict, notFound } from "@/lib/api/errors";
+import { AppError, conflict, notFound } from "@/lib/errors";
 import { pool, withTransaction } from "@/lib/db";
 import { env } from "@/lib/env";
 import { freshLeadsSql } from "@/lib/leads/allocation";
 import type { Mail } from "@/lib/mail";
 import { queueMail } from "@/lib/mail/outbox";
-import { findByKey, type Caller } from "@/lib/payments/orders";
-import { recordEvent } from "@/lib/payments/settle";
+import { findByKey, type Caller } from "@/lib/orders/checkout";
+import { recordEvent } from "@/lib/orders/settle";
 import { normalizeEmail } from "@/lib/privacy/email";
 import { getNotificationRecipient } from "@/lib/settings";
 import {

@@ -1,6 +1,6 @@
 import "server-only";
-import { notFound } from "@/lib/api/errors";
-import { findByKey, type Caller, type OrderView } from "@/lib/payments/orders";
+import { notFound } from "@/lib/errors";
+import { findByKey, type Caller, type OrderView } from "@/lib/orders/checkout";
 import { replacementOf } from "@/lib/orders/replacement";
 import type { OrderSummary, ReplacementSummary } from "@/lib/schemas/orders";
 
