@@ -2,6 +2,7 @@ import "server-only";
 import { pruneThrottleEvents } from "@/lib/api/throttle";
 import { db, withTransaction } from "@/lib/db";
 import { getPaymentProvider } from "@/lib/payments";
+import { expirePrivacyRequests } from "@/lib/privacy/requests";
 import { CLOSED_STATUSES } from "@/lib/orders/status";
 import { orderViewSelect, refreshFromProvider, toOrderView } from "@/lib/orders/checkout";
 
@@ -61,6 +62,7 @@ export async function reconcilePendingOrders(now = new Date()): Promise<number> 
 
 export async function runOrderMaintenance(now = new Date()): Promise<void> {
   await expireStaleOrders(now);
+  await expirePrivacyRequests(now);
   await reconcilePendingOrders(now);
   await pruneThrottleEvents();
 }

@@ -325,6 +325,7 @@ describe("lead import", () => {
     expect(body).toEqual({
       imported: 4,
       duplicates: 2,
+      suppressed: 0,
       invalidCount: 7,
       invalid: [
         { line: 4, reason: 'Invalid email "not-an-email"' },
