@@ -145,6 +145,9 @@ export type StatsDto = {
   pendingSales: number;
   leadsSold: number;
   averagePricePerLead: number;
+  /** Accepted replacement claims, and their share of paid orders in percent. */
+  replacementClaims: number;
+  replacementRate: number;
   totalRequests: number;
   pendingRequests: number;
   inProgressRequests: number;
