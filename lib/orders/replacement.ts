@@ -12,6 +12,7 @@ import { getNotificationRecipient } from "@/lib/settings";
 import {
   REPLACEMENT_DAYS,
   REPLACEMENT_THRESHOLD_PERCENT,
+  replacementThreshold,
   type ReplacementAnswer,
   type ReplacementSummary,
 } from "@/lib/schemas/orders";
@@ -34,11 +35,6 @@ type LockedOrder = {
 };
 
 type Delivered = { position: number; lead_id: string };
-
-/** "5%" of an order: strictly more than this many reported leads are needed. */
-export function replacementThreshold(leadCount: number): number {
-  return Math.floor((leadCount * REPLACEMENT_THRESHOLD_PERCENT) / 100);
-}
 
 function windowClosed(order: LockedOrder, now: Date): string | null {
   const claimableUntil = order.paid_at!.getTime() + REPLACEMENT_DAYS * 24 * 3600 * 1000;

@@ -41,6 +41,11 @@ export const REPLACEMENT_DAYS = 30;
 /** A claim is accepted when strictly more than this share (in percent) of the order's leads is reported. */
 export const REPLACEMENT_THRESHOLD_PERCENT = 5;
 export const MAX_REPORTED_ADDRESSES = 20_000;
+
+/** 5% of an order's lead count: a claim needs strictly more reported leads than this. */
+export function replacementThreshold(leadCount: number): number {
+  return Math.floor((leadCount * REPLACEMENT_THRESHOLD_PERCENT) / 100);
+}
 export const TOO_MANY_ADDRESSES = `At most ${MAX_REPORTED_ADDRESSES.toLocaleString("en-US")} addresses can be reported in one claim`;
 
 export const replacementBody = z.object({
