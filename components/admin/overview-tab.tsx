@@ -157,7 +157,10 @@ export function OverviewTab({
         />
       </section>
 
-      <section className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5" aria-label="Insights">
+      <section
+        className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5"
+        aria-label="Insights"
+      >
         {insights(s).map((insight) => (
           <StatCard key={insight.title} {...insight} />
         ))}

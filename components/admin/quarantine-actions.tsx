@@ -12,7 +12,8 @@ export function QuarantineActions({ category, quarantined }: { category: Categor
   const release = useQuarantineAction("release");
   const remove = useQuarantineAction("delete");
   const busy = release.isPending || remove.isPending;
-  const fail = (error: Error) => toast({ title: "Error", description: error.message, variant: "destructive" });
+  const fail = (error: Error) =>
+    toast({ title: "Error", description: error.message, variant: "destructive" });
 
   if (quarantined === 0) {
     return <p className="text-sm text-muted-foreground">No quarantined leads</p>;
@@ -42,7 +43,11 @@ export function QuarantineActions({ category, quarantined }: { category: Categor
           size="sm"
           disabled={busy}
           onClick={() => {
-            if (!window.confirm(`Delete the ${quarantined} quarantined leads of "${category.title}"? This cannot be undone.`))
+            if (
+              !window.confirm(
+                `Delete the ${quarantined} quarantined leads of "${category.title}"? This cannot be undone.`,
+              )
+            )
               return;
             remove.mutate(category._id, {
               onSuccess: () => toast({ title: "Quarantined leads deleted", description: category.title }),

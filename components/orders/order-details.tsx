@@ -80,8 +80,8 @@ function Replacement({
   if (closes <= now) {
     return (
       <p className="text-sm text-muted-foreground">
-        Replacement claims could be filed until {formatDate(closes.toISOString())} ({REPLACEMENT_DAYS} days after
-        payment); this order&apos;s window has closed.
+        Replacement claims could be filed until {formatDate(closes.toISOString())} ({REPLACEMENT_DAYS} days
+        after payment); this order&apos;s window has closed.
       </p>
     );
   }

@@ -28,8 +28,8 @@ export function ClaimSummary({ claim, claimedOn }: { claim: ReplacementSummary; 
         Replacement granted on {claimedOn}: {plural(claim.replaced, "lead", "leads")} replaced.
       </p>
       <p className="text-muted-foreground">
-        You reported {plural(claim.counted, "lead", "leads")} of this order as invalid; your downloads now hold
-        fresh leads in their place.
+        You reported {plural(claim.counted, "lead", "leads")} of this order as invalid; your downloads now
+        hold fresh leads in their place.
         {claim.shortfall > 0 &&
           ` ${plural(claim.shortfall, "lead", "leads")} could not be replaced yet because the category ran short; our team has been notified.`}
       </p>
@@ -82,7 +82,8 @@ export function ReplacementClaimForm({
     if (file && text.trim()) return setProblem("Paste addresses or choose a file, not both.");
     if (file) return claim.mutate({ file }, { onSuccess: () => router.refresh() });
     const emails = addressesInText(text);
-    if (emails.length === 0) return setProblem("No email addresses found. Paste the invalid addresses first.");
+    if (emails.length === 0)
+      return setProblem("No email addresses found. Paste the invalid addresses first.");
     if (emails.length > MAX_REPORTED_ADDRESSES) {
       return setProblem(`At most ${count(MAX_REPORTED_ADDRESSES)} addresses can be reported in one claim.`);
     }
@@ -92,7 +93,9 @@ export function ReplacementClaimForm({
   if (claim.data) return <Result answer={claim.data} />;
   const error = claim.error instanceof HttpError ? claim.error : null;
   const message =
-    problem ?? error?.serverReason ?? (claim.isError ? "The claim could not be sent. Please try again." : null);
+    problem ??
+    error?.serverReason ??
+    (claim.isError ? "The claim could not be sent. Please try again." : null);
   return (
     <form onSubmit={submit} className="space-y-3" aria-label="Replacement claim">
       <p className="text-sm text-muted-foreground">

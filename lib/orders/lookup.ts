@@ -99,7 +99,9 @@ export async function ordersForToken(token: string, now = new Date()): Promise<L
     select: {
       ...orderViewSelect,
       createdAt: true,
-      replacement: { select: { reported: true, counted: true, replaced: true, shortfall: true, createdAt: true } },
+      replacement: {
+        select: { reported: true, counted: true, replaced: true, shortfall: true, createdAt: true },
+      },
     },
   });
   return rows.map(({ replacement, ...row }) => ({

@@ -154,8 +154,8 @@ export async function claimReplacement(
       // The admin hears about it even with sale notifications off: a buyer is owed leads.
       const to =
         (await getNotificationRecipient(client)) ??
-        (await client.query<{ email: string }>("SELECT email FROM admins ORDER BY created_at LIMIT 1")).rows[0]
-          ?.email;
+        (await client.query<{ email: string }>("SELECT email FROM admins ORDER BY created_at LIMIT 1"))
+          .rows[0]?.email;
       if (to) await queueMail(shortfallMail(to, order, shortfall, replaced), client, "replacement-shortfall");
     }
     return { accepted: true, reported: reported.length, counted, replaced, shortfall, notInOrder };
@@ -170,9 +170,10 @@ export async function replacementOf(orderId: string): Promise<ReplacementSummary
     replaced: number;
     shortfall: number;
     created_at: Date;
-  }>("SELECT reported, counted, replaced, shortfall, created_at FROM replacement_claims WHERE order_id = $1", [
-    orderId,
-  ]);
+  }>(
+    "SELECT reported, counted, replaced, shortfall, created_at FROM replacement_claims WHERE order_id = $1",
+    [orderId],
+  );
   const row = rows[0];
   return row
     ? {

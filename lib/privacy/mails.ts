@@ -8,7 +8,12 @@ import type { PrivacyKind } from "@/lib/schemas/privacy";
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
 
-export function privacyConfirmationMail(to: string, kind: PrivacyKind, confirmUrl: string, hours: number): Mail {
+export function privacyConfirmationMail(
+  to: string,
+  kind: PrivacyKind,
+  confirmUrl: string,
+  hours: number,
+): Mail {
   const what =
     kind === "erasure"
       ? "erase every lead record we hold with this email address"

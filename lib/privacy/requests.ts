@@ -197,7 +197,9 @@ export async function confirmPrivacyRequest(token: string, now = new Date()): Pr
       return { answer: { success: true, kind: request.kind, state: "already_completed" } as const };
     }
     if (request.state === "expired" || request.expired || !request.email) {
-      await client.query("UPDATE privacy_requests SET state = 'expired', email = NULL WHERE id = $1", [request.id]);
+      await client.query("UPDATE privacy_requests SET state = 'expired', email = NULL WHERE id = $1", [
+        request.id,
+      ]);
       return { expired: true as const };
     }
     if (request.kind === "erasure") {

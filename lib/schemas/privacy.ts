@@ -18,7 +18,10 @@ export const privacyRequestBody = z.object({
 export type PrivacyRequestBody = z.input<typeof privacyRequestBody>;
 
 export const privacyConfirmBody = z.object({
-  token: z.string("The confirmation link is incomplete").min(1, "The confirmation link is incomplete").max(2000),
+  token: z
+    .string("The confirmation link is incomplete")
+    .min(1, "The confirmation link is incomplete")
+    .max(2000),
 });
 
 export type PrivacyConfirmAnswer = {
