@@ -31,7 +31,6 @@ type LockedOrder = {
   lead_count: number;
   paid_at: Date | null;
   download_expires_at: Date | null;
-  claimed: boolean;
 };
 
 type Delivered = { position: number; lead_id: string };
@@ -80,8 +79,7 @@ export async function claimReplacement(
 
   return withTransaction(async (client) => {
     const { rows } = await client.query<LockedOrder>(
-      `SELECT id, category_id, lead_title, package_type::text, lead_count, paid_at, download_expires_at,
-              EXISTS (SELECT 1 FROM replacement_claims c WHERE c.order_id = orders.id) AS claimed
+      `SELECT id, category_id, lead_title, package_type::text, lead_count, paid_at, download_expires_at
          FROM orders WHERE id = $1 FOR UPDATE`,
       [known.id],
     );
@@ -89,7 +87,9 @@ export async function claimReplacement(
     if (!order?.paid_at) throw notFound("Order not found");
     const closed = windowClosed(order, now);
     if (closed) throw new AppError(410, closed);
-    if (order.claimed) {
+    // Asked only once the lock is held: a claim that waited for it must see the one committed before.
+    const claimed = await client.query("SELECT 1 FROM replacement_claims WHERE order_id = $1", [order.id]);
+    if (claimed.rowCount) {
       throw conflict("A replacement was already granted for this order; each order can be replaced once.");
     }
 
