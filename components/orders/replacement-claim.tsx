@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { RefreshCw } from "lucide-react";
 import { Button } from "@/components/ui/button";
@@ -70,7 +69,6 @@ export function ReplacementClaimForm({
   threshold: number;
   leadCount: number;
 }) {
-  const router = useRouter();
   const claim = useReplacementClaim(orderKey);
   const [text, setText] = useState("");
   const [file, setFile] = useState<File | null>(null);
@@ -80,14 +78,14 @@ export function ReplacementClaimForm({
     event.preventDefault();
     setProblem(null);
     if (file && text.trim()) return setProblem("Paste addresses or choose a file, not both.");
-    if (file) return claim.mutate({ file }, { onSuccess: () => router.refresh() });
+    if (file) return claim.mutate({ file });
     const emails = addressesInText(text);
     if (emails.length === 0)
       return setProblem("No email addresses found. Paste the invalid addresses first.");
     if (emails.length > MAX_REPORTED_ADDRESSES) {
       return setProblem(`At most ${count(MAX_REPORTED_ADDRESSES)} addresses can be reported in one claim.`);
     }
-    claim.mutate({ emails }, { onSuccess: () => router.refresh() });
+    claim.mutate({ emails });
   };
 
   if (claim.data) return <Result answer={claim.data} />;
