@@ -35,7 +35,7 @@ async function paidOrder(categoryTitle: string): Promise<{ key: string; emails: 
   await db.query(
     `INSERT INTO order_leads (order_id, position, lead_id)
      SELECT $1, row_number() OVER (ORDER BY verified_at DESC, id), id
-       FROM (SELECT id, verified_at FROM leads l JOIN categories c ON c.id = l.category_id
+       FROM (SELECT l.id, l.verified_at FROM leads l JOIN categories c ON c.id = l.category_id
               WHERE c.title = $2 AND l.quarantined_at IS NULL ORDER BY verified_at DESC, l.id LIMIT 1000) chosen`,
     [order.id, categoryTitle],
   );
