@@ -383,6 +383,7 @@ describe("lead import", () => {
     expect(body).toEqual({
       imported: 5501,
       duplicates: 501,
+      suppressed: 0,
       invalidCount: 2,
       invalid: [
         { line: 4, reason: 'Invalid email "bad"' },
