@@ -33,7 +33,7 @@ const { GET: adminList } = await import("@/app/api/admin/privacy-requests/route"
 const categoryLeads = await import("@/app/api/admin/categories/[id]/leads/route");
 const { db, pool } = await import("@/lib/db");
 const { signAdminToken } = await import("@/lib/auth/session");
-const { signPrivacyToken } = await import("@/lib/privacy/requests");
+const { expirePrivacyRequests, signPrivacyToken } = await import("@/lib/privacy/requests");
 const { emailHash } = await import("@/lib/privacy/email");
 const { createCategoryWithLeads } = await import("@/prisma/demo-data");
 
@@ -255,6 +255,21 @@ describe("erasure", () => {
     const forged = await confirm(`${old.slice(0, -4)}AAAA`);
     expect(forged.status).toBe(400);
     expect((await confirm("")).status).toBe(400);
+  });
+
+  it("forgets the clear-text email of a request left unconfirmed for 24 hours", async () => {
+    expect((await ask("never.confirms@example.com", "access")).status).toBe(202);
+    const where = { emailHash: emailHash("never.confirms@example.com") };
+    expect(await db().privacyRequest.findFirstOrThrow({ where })).toMatchObject({
+      email: "never.confirms@example.com",
+      state: "pending",
+    });
+    expect(await expirePrivacyRequests(new Date(Date.now() + 25 * 3600 * 1000))).toBeGreaterThanOrEqual(1);
+    expect(await db().privacyRequest.findFirstOrThrow({ where })).toMatchObject({
+      email: null,
+      state: "expired",
+      emailMasked: "n***@e***.com",
+    });
   });
 });
 
