@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { db, transaction } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { conflict, notFound } from "@/lib/errors";
 import { categorySelect, toCategoryDto } from "@/lib/categories/public";
@@ -23,7 +23,7 @@ async function assertTitleFree(
 }
 
 export async function createCategory(input: { title: string; description?: string }): Promise<CategoryDto> {
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     await assertTitleFree(tx, input.title);
     const row = await tx.category.create({
       data: { title: input.title, description: input.description ?? "" },
@@ -37,7 +37,7 @@ export async function updateCategory(
   id: string,
   input: { title?: string; description?: string },
 ): Promise<CategoryDto> {
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const exists = await tx.category.findUnique({ where: { id }, select: { id: true } });
     if (!exists) throw notFound("Category not found");
     if (input.title !== undefined) await assertTitleFree(tx, input.title, id);

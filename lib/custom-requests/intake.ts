@@ -1,5 +1,4 @@
 import "server-only";
-import { pool } from "@/lib/db";
 import { BusyError, Limiter } from "@/lib/concurrency";
 import { assertWithinRateLimit } from "@/lib/custom-requests/rate-limit";
 import { storeCustomRequest, type StoredRequest } from "@/lib/custom-requests/store";
@@ -25,7 +24,7 @@ async function receive(
   limit: number,
 ): Promise<StoredRequest | "honeypot"> {
   const others = inFlight.get(clientIp) ?? 0;
-  await assertWithinRateLimit(pool(), clientIp, limit, others);
+  await assertWithinRateLimit(clientIp, limit, others);
   inFlight.set(clientIp, others + 1);
   try {
     const { input, files } = await readSubmission(request);

@@ -1,5 +1,6 @@
 import "server-only";
-import { pool } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { db } from "@/lib/db";
 import { CLOSED_STATUSES } from "@/lib/orders/status";
 import type { StatsDto } from "@/lib/schemas/admin";
 
@@ -54,14 +55,32 @@ export function replacementRate(claims: number, paidOrders: number): number {
   return paidOrders > 0 ? Math.round((claims / paidOrders) * 1000) / 10 : 0;
 }
 
+type SalesFigures = {
+  total_revenue: number;
+  total_sales: number;
+  confirmed_sales: number;
+  leads_sold: number;
+  last_7: number;
+  previous_7: number;
+  replacement_claims: number;
+};
+type RequestFigures = {
+  total: number;
+  pending: number;
+  in_progress: number;
+  completed: number;
+  categories: number;
+  leads: number;
+};
+
 export async function getStats(): Promise<StatsDto> {
   const [sales, requests, byDay] = await Promise.all([
-    pool().query(SALES_SQL),
-    pool().query(REQUESTS_SQL),
-    pool().query<{ date: string; revenue: number; sales: number }>(BY_DAY_SQL),
+    db().$queryRaw<SalesFigures[]>(Prisma.raw(SALES_SQL)),
+    db().$queryRaw<RequestFigures[]>(Prisma.raw(REQUESTS_SQL)),
+    db().$queryRaw<{ date: string; revenue: number; sales: number }[]>(Prisma.raw(BY_DAY_SQL)),
   ]);
-  const s = sales.rows[0];
-  const r = requests.rows[0];
+  const [s] = sales;
+  const [r] = requests;
   const totalRevenue = Math.round(s.total_revenue * 100) / 100;
   return {
     totalRevenue,
@@ -79,7 +98,7 @@ export async function getStats(): Promise<StatsDto> {
     completedRequests: r.completed,
     totalCategories: r.categories,
     totalLeads: r.leads,
-    revenueByDay: byDay.rows.map((row) => ({
+    revenueByDay: byDay.map((row) => ({
       date: row.date,
       revenue: Math.round(row.revenue * 100) / 100,
       sales: row.sales,

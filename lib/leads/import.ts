@@ -2,7 +2,7 @@ import "server-only";
 import { Readable, type TransformCallback } from "node:stream";
 import busboy from "busboy";
 import { CsvError, Parser } from "csv-parse";
-import { pool } from "@/lib/db";
+import { db, pool } from "@/lib/db";
 import { AppError, badRequest, notFound } from "@/lib/errors";
 import { insertLeadStream, type Country, type LeadInput } from "@/lib/leads/insert";
 import type { ImportReport } from "@/lib/schemas/admin";
@@ -323,8 +323,8 @@ export async function importLeadsCsv(categoryId: string, input: Readable): Promi
  * Other parts are ignored; a missing file part is a 400.
  */
 export async function importLeadsFromRequest(categoryId: string, request: Request): Promise<ImportReport> {
-  const exists = await pool().query("SELECT 1 FROM categories WHERE id = $1", [categoryId]);
-  if (exists.rowCount === 0) throw notFound("Category not found");
+  const exists = await db().category.findUnique({ where: { id: categoryId }, select: { id: true } });
+  if (!exists) throw notFound("Category not found");
   const contentType = request.headers.get("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("multipart/form-data") || !request.body) {
     throw badRequest('Upload the CSV file as multipart/form-data in the field "file"', {

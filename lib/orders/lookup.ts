@@ -6,6 +6,7 @@ import { env } from "@/lib/env";
 import { queueMail } from "@/lib/mail/outbox";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { orderListingMail } from "@/lib/orders/mails";
+import { toReplacementSummary } from "@/lib/orders/replacement";
 import { toOrderSummary } from "@/lib/orders/summary";
 import { orderViewSelect, toOrderView, type Caller } from "@/lib/orders/checkout";
 import type { OrderSummary } from "@/lib/schemas/orders";
@@ -105,16 +106,7 @@ export async function ordersForToken(token: string, now = new Date()): Promise<L
     },
   });
   return rows.map(({ replacement, ...row }) => ({
-    ...toOrderSummary(
-      toOrderView(row),
-      replacement && {
-        reported: replacement.reported,
-        counted: replacement.counted,
-        replaced: replacement.replaced,
-        shortfall: replacement.shortfall,
-        claimedAt: replacement.createdAt.toISOString(),
-      },
-    ),
+    ...toOrderSummary(toOrderView(row), replacement && toReplacementSummary(replacement)),
     key: row.downloadKey,
     createdAt: row.createdAt.toISOString(),
   }));

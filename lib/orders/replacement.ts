@@ -1,8 +1,8 @@
 import "server-only";
-import { AppError, conflict, notFound } from "@/lib/errors";
-import { pool, withTransaction } from "@/lib/db";
+import { db, transaction, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
-import { freshLeadsSql } from "@/lib/leads/allocation";
+import { AppError, conflict, notFound } from "@/lib/errors";
+import { freshLeadsQuery } from "@/lib/leads/allocation";
 import type { Mail } from "@/lib/mail";
 import { queueMail } from "@/lib/mail/outbox";
 import { findByKey, type Caller } from "@/lib/orders/checkout";
@@ -33,11 +33,12 @@ type LockedOrder = {
   download_expires_at: Date | null;
 };
 
-type Delivered = { position: number; lead_id: string };
+type Delivered = { position: number; lead_id: bigint; email: string };
+
+const DAY_MS = 24 * 3600 * 1000;
 
 function windowClosed(order: LockedOrder, now: Date): string | null {
-  const claimableUntil = order.paid_at!.getTime() + REPLACEMENT_DAYS * 24 * 3600 * 1000;
-  if (now.getTime() > claimableUntil) {
+  if (now.getTime() > order.paid_at!.getTime() + REPLACEMENT_DAYS * DAY_MS) {
     return `Replacement claims can be filed within ${REPLACEMENT_DAYS} days of payment; this order's window has closed.`;
   }
   if (!order.download_expires_at || now.getTime() > order.download_expires_at.getTime()) {
@@ -65,6 +66,22 @@ function shortfallMail(to: string, order: LockedOrder, shortfall: number, replac
   };
 }
 
+function refusal(counted: number, notInOrder: number, threshold: number, leadCount: number): AppError {
+  const n = (value: number) => value.toLocaleString("en-US");
+  const others = notInOrder ? `; ${n(notInOrder)} ${notInOrder === 1 ? "was" : "were"} not` : "";
+  return new AppError(
+    422,
+    `Free replacement applies when more than ${REPLACEMENT_THRESHOLD_PERCENT}% of an order's leads are invalid (more than ${n(threshold)} of ${n(leadCount)}). ${n(counted)} of the reported addresses ${counted === 1 ? "was" : "were"} delivered in this order${others}.`,
+  );
+}
+
+/** The admin hears about a shortfall even with sale notifications off: a buyer is owed leads. */
+async function queueShortfallMail(tx: Tx, order: LockedOrder, shortfall: number, replaced: number) {
+  const admin = await tx.admin.findFirst({ orderBy: { createdAt: "asc" }, select: { email: true } });
+  const to = (await getNotificationRecipient(tx)) ?? admin?.email;
+  if (to) await queueMail(shortfallMail(to, order, shortfall, replaced), tx, "replacement-shortfall");
+}
+
 /** Files a claim for the order a download key names; throws the 404/410/409/422 of the rules. */
 export async function claimReplacement(
   key: string,
@@ -77,111 +94,87 @@ export async function claimReplacement(
   if (!known?.paidAt) throw notFound("Order not found");
   const reported = [...new Set(reportedAddresses.map(normalizeEmail))];
 
-  return withTransaction(async (client) => {
-    const { rows } = await client.query<LockedOrder>(
-      `SELECT id, category_id, lead_title, package_type::text, lead_count, paid_at, download_expires_at
-         FROM orders WHERE id = $1 FOR UPDATE`,
-      [known.id],
-    );
-    const order = rows[0];
+  return transaction(async (tx) => {
+    const [order] = await tx.$queryRaw<LockedOrder[]>`
+      SELECT id, category_id, lead_title, package_type::text, lead_count, paid_at, download_expires_at
+        FROM orders WHERE id = ${known.id}::uuid FOR UPDATE`;
     if (!order?.paid_at) throw notFound("Order not found");
     const closed = windowClosed(order, now);
     if (closed) throw new AppError(410, closed);
     // Asked only once the lock is held: a claim that waited for it must see the one committed before.
-    const claimed = await client.query("SELECT 1 FROM replacement_claims WHERE order_id = $1", [order.id]);
-    if (claimed.rowCount) {
+    if (await tx.replacementClaim.findUnique({ where: { orderId: order.id }, select: { id: true } })) {
       throw conflict("A replacement was already granted for this order; each order can be replaced once.");
     }
 
     // Only addresses delivered in this order count: the category's leads with those emails
     // (its unique key), joined with this order's rows.
-    const delivered = await client.query<Delivered & { email: string }>(
-      `SELECT ol.position, ol.lead_id::text AS lead_id, l.email
-         FROM leads l JOIN order_leads ol ON ol.lead_id = l.id AND ol.order_id = $1
-        WHERE l.category_id = $2 AND l.email = ANY($3::text[])
-        ORDER BY ol.position`,
-      [order.id, order.category_id, reported],
-    );
-    const counted = delivered.rows.length;
-    const inOrder = new Set(delivered.rows.map((row) => row.email));
+    const delivered = await tx.$queryRaw<Delivered[]>`
+      SELECT ol.position, ol.lead_id, l.email
+        FROM leads l JOIN order_leads ol ON ol.lead_id = l.id AND ol.order_id = ${order.id}::uuid
+       WHERE l.category_id = ${order.category_id}::uuid AND l.email = ANY(${reported}::text[])
+       ORDER BY ol.position`;
+    const counted = delivered.length;
+    const inOrder = new Set(delivered.map((row) => row.email));
     const notInOrder = reported.filter((email) => !inOrder.has(email));
     const threshold = replacementThreshold(order.lead_count);
-    if (counted <= threshold) {
-      throw new AppError(
-        422,
-        `Free replacement applies when more than ${REPLACEMENT_THRESHOLD_PERCENT}% of an order's leads are invalid (more than ${threshold.toLocaleString("en-US")} of ${order.lead_count.toLocaleString("en-US")}). ${counted.toLocaleString("en-US")} of the reported addresses ${counted === 1 ? "was" : "were"} delivered in this order${notInOrder.length ? `; ${notInOrder.length.toLocaleString("en-US")} ${notInOrder.length === 1 ? "was" : "were"} not` : ""}.`,
-      );
-    }
+    if (counted <= threshold) throw refusal(counted, notInOrder.length, threshold, order.lead_count);
 
-    const reportedIds = delivered.rows.map((row) => row.lead_id);
-    const quarantined = await client.query(
-      `UPDATE leads SET quarantined_at = $2 WHERE id = ANY($1::bigint[]) AND quarantined_at IS NULL`,
-      [reportedIds, now],
-    );
+    const quarantined = await tx.lead.updateMany({
+      where: { id: { in: delivered.map((row) => row.lead_id) }, quarantinedAt: null },
+      data: { quarantinedAt: now },
+    });
     // A category's count is what it can sell: quarantined leads leave it until released.
-    await client.query("UPDATE categories SET count = count - $2, updated_at = now() WHERE id = $1", [
-      order.category_id,
-      quarantined.rowCount ?? 0,
-    ]);
+    await tx.category.update({
+      where: { id: order.category_id },
+      data: { count: { decrement: quarantined.count } },
+      select: { id: true },
+    });
 
-    const params: unknown[] = [];
-    const fresh = await client.query<{ id: string }>(
-      `SELECT id::text AS id FROM (${freshLeadsSql({ categoryId: order.category_id, notInOrderId: order.id }, counted, params)}) AS fresh`,
-      params,
-    );
-    const replacements = fresh.rows.map((row) => row.id);
-    const positions = delivered.rows.slice(0, replacements.length).map((row) => row.position);
-    await client.query(
-      `UPDATE order_leads ol SET lead_id = swap.lead_id
-         FROM unnest($2::int[], $3::bigint[]) AS swap(position, lead_id)
-        WHERE ol.order_id = $1 AND ol.position = swap.position`,
-      [order.id, positions, replacements],
-    );
-    const replaced = replacements.length;
+    const fresh = await tx.$queryRaw<{ id: bigint }[]>`
+      SELECT id FROM (${freshLeadsQuery({ categoryId: order.category_id, notInOrderId: order.id }, counted)}) AS fresh`;
+    const positions = delivered.slice(0, fresh.length).map((row) => row.position);
+    await tx.$executeRaw`
+      UPDATE order_leads ol SET lead_id = swap.lead_id
+        FROM unnest(${positions}::int[], ${fresh.map((row) => row.id)}::bigint[]) AS swap(position, lead_id)
+       WHERE ol.order_id = ${order.id}::uuid AND ol.position = swap.position`;
+    const replaced = fresh.length;
     const shortfall = counted - replaced;
-    await client.query(
-      `INSERT INTO replacement_claims (order_id, reported, counted, replaced, shortfall, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [order.id, reported.length, counted, replaced, shortfall, now],
-    );
+    await tx.replacementClaim.create({
+      data: { orderId: order.id, reported: reported.length, counted, replaced, shortfall, createdAt: now },
+      select: { id: true },
+    });
     await recordEvent(
-      client,
+      tx,
       order.id,
       "replacement",
       `Replacement claim: ${counted} reported leads, ${replaced} replaced${shortfall ? `, ${shortfall} short` : ""}`,
     );
-    if (shortfall > 0) {
-      // The admin hears about it even with sale notifications off: a buyer is owed leads.
-      const to =
-        (await getNotificationRecipient(client)) ??
-        (await client.query<{ email: string }>("SELECT email FROM admins ORDER BY created_at LIMIT 1"))
-          .rows[0]?.email;
-      if (to) await queueMail(shortfallMail(to, order, shortfall, replaced), client, "replacement-shortfall");
-    }
+    if (shortfall > 0) await queueShortfallMail(tx, order, shortfall, replaced);
     return { accepted: true, reported: reported.length, counted, replaced, shortfall, notInOrder };
   });
 }
 
 /** The order's accepted claim, or null. */
 export async function replacementOf(orderId: string): Promise<ReplacementSummary | null> {
-  const { rows } = await pool().query<{
-    reported: number;
-    counted: number;
-    replaced: number;
-    shortfall: number;
-    created_at: Date;
-  }>(
-    "SELECT reported, counted, replaced, shortfall, created_at FROM replacement_claims WHERE order_id = $1",
-    [orderId],
-  );
-  const row = rows[0];
-  return row
-    ? {
-        reported: row.reported,
-        counted: row.counted,
-        replaced: row.replaced,
-        shortfall: row.shortfall,
-        claimedAt: row.created_at.toISOString(),
-      }
-    : null;
+  const claim = await db().replacementClaim.findUnique({
+    where: { orderId },
+    select: { reported: true, counted: true, replaced: true, shortfall: true, createdAt: true },
+  });
+  return claim && toReplacementSummary(claim);
+}
+
+export function toReplacementSummary(claim: {
+  reported: number;
+  counted: number;
+  replaced: number;
+  shortfall: number;
+  createdAt: Date;
+}): ReplacementSummary {
+  return {
+    reported: claim.reported,
+    counted: claim.counted,
+    replaced: claim.replaced,
+    shortfall: claim.shortfall,
+    claimedAt: claim.createdAt.toISOString(),
+  };
 }

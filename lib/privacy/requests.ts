@@ -1,8 +1,7 @@
 import "server-only";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
-import type { PoolClient } from "pg";
 import { assertWithinLimit, takeToken } from "@/lib/api/throttle";
-import { pool, withTransaction } from "@/lib/db";
+import { db, transaction, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError, badRequest } from "@/lib/errors";
 import { queueMail, PRIVATE_KIND_PREFIX } from "@/lib/mail/outbox";
@@ -73,70 +72,75 @@ export async function requestPrivacyAction(email: string, kind: PrivacyKind, cal
   );
   const normalized = normalizeEmail(email);
   if ((await takeToken({ bucket: `privacy-mail:${normalized}`, ...MAILS_PER_EMAIL })) !== null) return;
-  await withTransaction(async (client) => {
-    const { rows } = await client.query<{ id: string }>(
-      `INSERT INTO privacy_requests (kind, email, email_hash, email_masked) VALUES ($1, $2, $3, $4) RETURNING id`,
-      [kind, normalized, emailHash(normalized), maskEmail(normalized)],
-    );
-    const token = await signPrivacyToken(rows[0].id, kind);
+  await transaction(async (tx) => {
+    const request = await tx.privacyRequest.create({
+      data: { kind, email: normalized, emailHash: emailHash(normalized), emailMasked: maskEmail(normalized) },
+      select: { id: true },
+    });
+    const token = await signPrivacyToken(request.id, kind);
     const url = `${env().PUBLIC_BASE_URL}/privacy/requests/confirm?token=${encodeURIComponent(token)}`;
-    await queueMail(privacyConfirmationMail(normalized, kind, url, VALID_HOURS), client, CONFIRMATION_KIND);
+    await queueMail(privacyConfirmationMail(normalized, kind, url, VALID_HOURS), tx, CONFIRMATION_KIND);
   });
 }
 
-const FIELDS: [label: string, column: string][] = [
-  ["First name", "first_name"],
-  ["Last name", "last_name"],
-  ["Job title", "job_title"],
+const FIELDS = [
+  ["First name", "firstName"],
+  ["Last name", "lastName"],
+  ["Job title", "jobTitle"],
   ["Seniority", "seniority"],
   ["Department", "department"],
   ["Company", "company"],
-  ["Company website", "company_website"],
-  ["Company size", "company_size"],
-  ["Company revenue", "company_revenue"],
+  ["Company website", "companyWebsite"],
+  ["Company size", "companySize"],
+  ["Company revenue", "companyRevenue"],
   ["Industry", "industry"],
   ["Email", "email"],
   ["Phone", "phone"],
   ["City", "city"],
   ["State", "state"],
   ["Country", "country"],
-  ["Profile URL", "profile_url"],
-  ["Verified at", "verified_at"],
-];
+  ["Profile URL", "profileUrl"],
+] as const;
 
-// Leads are stored with lower-cased emails (lib/leads/insert.ts), so equality on the normalised
-// address is case-insensitive; naming the categories lets PostgreSQL use the (category, email) key.
-const PERSON_LEADS = "category_id IN (SELECT id FROM categories) AND email = $1";
+/**
+ * The person's leads in every category. Leads are stored with lower-cased emails
+ * (lib/leads/insert.ts), so equality on the normalised address is case-insensitive; naming the
+ * categories lets PostgreSQL use the (category, email) key instead of reading every lead.
+ */
+async function personLeadsWhere(tx: Tx, email: string) {
+  const categories = await tx.category.findMany({ select: { id: true } });
+  return { categoryId: { in: categories.map((category) => category.id) }, email };
+}
 
-type LeadRow = Record<string, string> & { id: string; category_title: string };
-
-async function heldLeads(client: PoolClient, email: string): Promise<HeldLead[]> {
-  const { rows } = await client.query<LeadRow>(
-    `SELECT l.id::text AS id, c.title AS category_title,
-            ${FIELDS.map(([, column]) =>
-              column === "verified_at"
-                ? `to_char(l.verified_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS verified_at`
-                : `l.${column}::text AS ${column}`,
-            ).join(", ")}
-       FROM leads l JOIN categories c ON c.id = l.category_id
-      WHERE l.category_id IN (SELECT id FROM categories) AND l.email = $1
-      ORDER BY c.title`,
-    [email],
-  );
-  const deliveries = await client.query<{ lead_id: string; paid_at: Date; package_type: string }>(
-    `SELECT ol.lead_id::text AS lead_id, o.paid_at, o.package_type::text AS package_type
-       FROM order_leads ol JOIN orders o ON o.id = ol.order_id
-      WHERE ol.lead_id = ANY($1::bigint[]) AND o.paid_at IS NOT NULL
-      ORDER BY o.paid_at`,
-    [rows.map((row) => row.id)],
-  );
-  return rows.map((row) => ({
-    categoryTitle: row.category_title,
-    fields: FIELDS.map(([label, column]) => [label, row[column] ?? ""]),
-    deliveries: deliveries.rows
-      .filter((delivery) => delivery.lead_id === row.id)
-      .map((delivery) => ({ paidAt: delivery.paid_at, packageType: delivery.package_type })),
-  }));
+async function heldLeads(tx: Tx, email: string): Promise<HeldLead[]> {
+  const leads = await tx.lead.findMany({
+    where: await personLeadsWhere(tx, email),
+    orderBy: { category: { title: "asc" } },
+    select: {
+      ...Object.fromEntries(FIELDS.map(([, field]) => [field, true])),
+      verifiedAt: true,
+      category: { select: { title: true } },
+      orderLeads: {
+        where: { order: { paidAt: { not: null } } },
+        orderBy: { order: { paidAt: "asc" } },
+        select: { order: { select: { paidAt: true, packageType: true } } },
+      },
+    },
+  });
+  return leads.map((lead) => {
+    const values = lead as unknown as Record<(typeof FIELDS)[number][1], string>;
+    return {
+      categoryTitle: lead.category.title,
+      fields: [
+        ...FIELDS.map(([label, field]): [string, string] => [label, String(values[field] ?? "")]),
+        ["Verified at", lead.verifiedAt.toISOString().slice(0, 10)],
+      ],
+      deliveries: lead.orderLeads.map(({ order }) => ({
+        paidAt: order.paidAt!,
+        packageType: order.packageType,
+      })),
+    };
+  });
 }
 
 /**
@@ -145,39 +149,39 @@ async function heldLeads(client: PoolClient, email: string): Promise<HeldLead[]>
  * mail outbox, buyer emails, custom requests, other privacy requests); adds the hash to the
  * suppression list. A catalogue change: category counts move.
  */
-async function erasePerson(client: PoolClient, email: string): Promise<void> {
+async function erasePerson(tx: Tx, email: string): Promise<void> {
   const hash = emailHash(email);
   const masked = maskEmail(email);
-  const leads = await client.query<{ id: string; category_id: string; quarantined: boolean }>(
-    `SELECT id::text AS id, category_id, quarantined_at IS NOT NULL AS quarantined
-       FROM leads WHERE ${PERSON_LEADS} FOR UPDATE`,
-    [email],
-  );
-  const ids = leads.rows.map((row) => row.id);
-  await client.query("DELETE FROM order_leads WHERE lead_id = ANY($1::bigint[])", [ids]);
-  await client.query("DELETE FROM leads WHERE id = ANY($1::bigint[])", [ids]);
+  const leads = await tx.lead.findMany({
+    where: await personLeadsWhere(tx, email),
+    select: { id: true, categoryId: true, quarantinedAt: true },
+  });
+  const ids = leads.map((lead) => lead.id);
+  await tx.orderLead.deleteMany({ where: { leadId: { in: ids } } });
+  await tx.lead.deleteMany({ where: { id: { in: ids } } });
   // Quarantined leads had already left their category's count.
-  await client.query(
-    `UPDATE categories c SET count = c.count - gone.n, updated_at = now()
-       FROM (SELECT category_id, count(*)::int AS n FROM unnest($1::uuid[]) AS category_id GROUP BY category_id) gone
-      WHERE c.id = gone.category_id`,
-    [leads.rows.filter((row) => !row.quarantined).map((row) => row.category_id)],
-  );
-  await client.query("INSERT INTO suppressed_emails (email_hash) VALUES ($1) ON CONFLICT DO NOTHING", [hash]);
+  for (const lead of leads.filter((row) => row.quarantinedAt === null)) {
+    await tx.category.update({
+      where: { id: lead.categoryId },
+      data: { count: { decrement: 1 } },
+      select: { id: true },
+    });
+  }
+  await tx.suppressedEmail.createMany({ data: [{ emailHash: hash }], skipDuplicates: true });
   // Any mail to or about the person keeps its subject only; one not yet sent never will be.
-  await client.query(
-    `UPDATE mail_outbox
-        SET recipient = $2, mail = jsonb_build_object('to', $2::text, 'subject', mail->>'subject', 'text', ''),
-            status = CASE WHEN status = 'pending' THEN 'erased' ELSE status END, last_error = NULL
-      WHERE recipient = $1 OR strpos(lower(mail::text), $1) > 0`,
-    [email, masked],
-  );
-  await client.query("UPDATE orders SET buyer_email = NULL WHERE lower(buyer_email) = $1", [email]);
-  await client.query("UPDATE custom_requests SET email = $2 WHERE lower(email) = $1", [email, masked]);
-  await client.query("UPDATE privacy_requests SET email = NULL WHERE email_hash = $1", [hash]);
+  await tx.$executeRaw`
+    UPDATE mail_outbox
+       SET recipient = ${masked},
+           mail = jsonb_build_object('to', ${masked}::text, 'subject', mail->>'subject', 'text', ''),
+           status = CASE WHEN status = 'pending' THEN 'erased' ELSE status END, last_error = NULL
+     WHERE recipient = ${email} OR strpos(lower(mail::text), ${email}) > 0`;
+  const sameEmail = { equals: email, mode: "insensitive" as const };
+  await tx.order.updateMany({ where: { buyerEmail: sameEmail }, data: { buyerEmail: null } });
+  await tx.customRequest.updateMany({ where: { email: sameEmail }, data: { email: masked } });
+  await tx.privacyRequest.updateMany({ where: { emailHash: hash }, data: { email: null } });
 }
 
-type LockedRequest = { id: string; kind: PrivacyKind; email: string | null; state: string; expired: boolean };
+type LockedRequest = { id: string; kind: PrivacyKind; email: string | null; state: string; created_at: Date };
 
 /**
  * Runs the request a confirmation link names, once. A second click answers `already_completed`;
@@ -185,71 +189,63 @@ type LockedRequest = { id: string; kind: PrivacyKind; email: string | null; stat
  */
 export async function confirmPrivacyRequest(token: string, now = new Date()): Promise<PrivacyConfirmAnswer> {
   const requestId = await verifyPrivacyToken(token, now);
-  const result = await withTransaction(async (client) => {
-    const { rows } = await client.query<LockedRequest>(
-      `SELECT id, kind, email, state, created_at < $2::timestamptz - make_interval(hours => $3) AS expired
-         FROM privacy_requests WHERE id = $1 FOR UPDATE`,
-      [requestId, now, VALID_HOURS],
-    );
-    const request = rows[0];
+  const answer = await transaction(async (tx): Promise<PrivacyConfirmAnswer | null> => {
+    const [request] = await tx.$queryRaw<LockedRequest[]>`
+      SELECT id, kind, email, state, created_at FROM privacy_requests WHERE id = ${requestId}::uuid FOR UPDATE`;
     if (!request) throw badRequest(INVALID);
-    if (request.state === "completed") {
-      return { answer: { success: true, kind: request.kind, state: "already_completed" } as const };
-    }
-    if (request.state === "expired" || request.expired || !request.email) {
-      await client.query("UPDATE privacy_requests SET state = 'expired', email = NULL WHERE id = $1", [
-        request.id,
-      ]);
-      return { expired: true as const };
+    if (request.state === "completed")
+      return { success: true, kind: request.kind, state: "already_completed" };
+    const expired = now.getTime() - request.created_at.getTime() > VALID_HOURS * 3600 * 1000;
+    if (request.state === "expired" || expired || !request.email) {
+      await tx.privacyRequest.update({
+        where: { id: request.id },
+        data: { state: "expired", email: null },
+        select: { id: true },
+      });
+      return null;
     }
     if (request.kind === "erasure") {
-      await erasePerson(client, request.email);
+      await erasePerson(tx, request.email);
     } else {
-      const leads = await heldLeads(client, request.email);
-      await queueMail(accessReportMail(request.email, leads), client, ACCESS_KIND);
+      await queueMail(accessReportMail(request.email, await heldLeads(tx, request.email)), tx, ACCESS_KIND);
     }
-    await client.query(
-      "UPDATE privacy_requests SET state = 'completed', confirmed_at = $2, email = NULL WHERE id = $1",
-      [request.id, now],
-    );
-    return { answer: { success: true, kind: request.kind, state: "completed" } as const };
+    await tx.privacyRequest.update({
+      where: { id: request.id },
+      data: { state: "completed", confirmedAt: now, email: null },
+      select: { id: true },
+    });
+    return { success: true, kind: request.kind, state: "completed" };
   });
-  if ("expired" in result) throw new AppError(410, EXPIRED);
-  return result.answer;
+  if (!answer) throw new AppError(410, EXPIRED);
+  return answer;
 }
 
 /** Unconfirmed requests older than 24 hours expire and lose their clear-text email. */
 export async function expirePrivacyRequests(now = new Date()): Promise<number> {
-  const { rowCount } = await pool().query(
-    `UPDATE privacy_requests SET state = 'expired', email = NULL
-      WHERE state = 'pending' AND created_at < $1::timestamptz - make_interval(hours => $2)`,
-    [now, VALID_HOURS],
-  );
-  return rowCount ?? 0;
+  const { count } = await db().privacyRequest.updateMany({
+    where: { state: "pending", createdAt: { lt: new Date(now.getTime() - VALID_HOURS * 3600 * 1000) } },
+    data: { state: "expired", email: null },
+  });
+  return count;
 }
 
 /** The admin's list, newest first: masked emails only. */
 export async function listPrivacyRequests(limit = 200): Promise<PrivacyRequestDto[]> {
-  const { rows } = await pool().query<{
-    id: string;
-    kind: PrivacyKind;
-    email_masked: string;
-    state: string;
-    expired: boolean;
-    created_at: Date;
-    confirmed_at: Date | null;
-  }>(
-    `SELECT id, kind, email_masked, state, created_at, confirmed_at,
-            state = 'pending' AND created_at < now() - make_interval(hours => $2) AS expired
-       FROM privacy_requests ORDER BY created_at DESC, id LIMIT $1`,
-    [limit, VALID_HOURS],
-  );
+  const rows = await db().privacyRequest.findMany({
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    take: limit,
+    select: { id: true, kind: true, emailMasked: true, state: true, createdAt: true, confirmedAt: true },
+  });
+  const staleBefore = Date.now() - VALID_HOURS * 3600 * 1000;
   return rows.map((row) => ({
     _id: row.id,
-    kind: row.kind,
-    maskedEmail: row.email_masked,
-    state: row.expired ? "expired" : (row.state as PrivacyRequestDto["state"]),
-    createdAt: row.created_at.toISOString(),
-    confirmedAt: row.confirmed_at?.toISOString() ?? null,
+    kind: row.kind as PrivacyKind,
+    maskedEmail: row.emailMasked,
+    state:
+      row.state === "pending" && row.createdAt.getTime() < staleBefore
+        ? "expired"
+        : (row.state as PrivacyRequestDto["state"]),
+    createdAt: row.createdAt.toISOString(),
+    confirmedAt: row.confirmedAt?.toISOString() ?? null,
   }));
 }
