@@ -48,8 +48,9 @@ async function paidOrder(categoryTitle: string): Promise<{ key: string; emails: 
 
 test.afterAll(closeE2eDb);
 
-test("a buyer is refused at 5% with the counted number, then claims from a CSV and sees the claim", async ({
+test("a buyer is refused at 5% with the counted number, claims from a CSV and sees the claim; the admin releases", async ({
   page,
+  adminToken,
 }) => {
   const { key, emails } = await paidOrder("Legal");
   await page.goto(`/order/${key}`);
@@ -88,11 +89,21 @@ test("a buyer is refused at 5% with the counted number, then claims from a CSV a
   await expect(page.getByTestId("replacement-claim")).toContainText("60 leads replaced");
   await expect(page.getByRole("form", { name: "Replacement claim" })).toHaveCount(0);
 
-  // Release them for the rest of the suite: the category's count is back where it was.
-  await e2eDb().query(
-    "UPDATE leads SET quarantined_at = NULL FROM categories c WHERE c.id = leads.category_id AND c.title = 'Legal' AND quarantined_at IS NOT NULL",
-  );
-  await e2eDb().query("UPDATE categories SET count = count + 60 WHERE title = 'Legal'");
+  // The admin sees them quarantined in the Categories tab and releases them (the count is back).
+  const countOf = async () =>
+    (await e2eDb().query<{ count: number }>("SELECT count FROM categories WHERE title = 'Legal'")).rows[0]
+      .count;
+  const before = await countOf();
+  await openDashboard(page, adminToken, "categories");
+  const card = page
+    .locator("[data-category-id]")
+    .filter({ has: page.getByRole("heading", { name: "Legal" }) });
+  await expect(card.getByTestId("quarantine")).toContainText("60 quarantined");
+  await card.getByRole("button", { name: "Release" }).click();
+  await expect(card).toContainText("No quarantined leads");
+  expect(await countOf()).toBe(before + 60);
+  await page.getByRole("button", { name: "Dashboard" }).click();
+  await expect(page.getByText("Replacement Rate")).toBeVisible();
 });
 
 test("a person asks for erasure, confirms from the mail, and is gone; the admin sees a masked request", async ({
