@@ -44,7 +44,7 @@ const BY_DAY_SQL = `
   GROUP BY day
   ORDER BY day`;
 
-/** The spec's 7-day comparison in percent; 100 when the previous period had no revenue. */
+/** The product's 7-day comparison in percent; 100 when the previous period had no revenue. */
 export function revenueTrend(last7: number, previous7: number): number {
   if (previous7 === 0) return 100;
   return Math.round(((last7 - previous7) / previous7) * 1000) / 10;

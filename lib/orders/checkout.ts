@@ -80,7 +80,7 @@ export function returnUrlFor(categoryId: string, packageType: PackageId, downloa
   return `${env().PUBLIC_BASE_URL}/category/${categoryId}?package=${packageType}&order=${downloadKey}`;
 }
 
-// ---- Limits (decisions.md 8.1) ----
+// ---- Limits (docs/product-rules.md) ----
 
 /** The caller as far as limits are concerned. */
 export type Caller = { clientIp: string };
@@ -312,7 +312,7 @@ export async function resolveOrder(
 export type PaymentStatusAnswer = { success: true; status: string; amount: number; paid: boolean };
 
 /**
- * The spec's status answer. `amount` is the package price only once the order is paid; before,
+ * The product's status answer. `amount` is the package price only once the order is paid; before,
  * it is what the provider reports as received in the price currency (0 when nothing), so a
  * partially paid order never reads as paid in full.
  */
@@ -344,7 +344,7 @@ export async function findByKey(key: string, caller: Caller): Promise<OrderView 
   return order;
 }
 
-/** The paid order a download link stands for, or the 404/402/410 of decisions.md. */
+/** The paid order a download link stands for, or the 404/402/410 of docs/product-rules.md. */
 export async function orderForDownload(key: string, caller: Caller): Promise<OrderView> {
   let order = await findByKey(key, caller);
   if (!order) throw notFound("Payment not found");

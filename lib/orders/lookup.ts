@@ -11,7 +11,7 @@ import { toOrderSummary } from "@/lib/orders/summary";
 import { orderViewSelect, toOrderView, type Caller } from "@/lib/orders/checkout";
 import type { OrderSummary } from "@/lib/schemas/orders";
 
-// Find my orders (decisions.md 8.1): an email address gets a signed sign-in link, valid one hour,
+// Find my orders (docs/product-rules.md): an email address gets a signed sign-in link, valid one hour,
 // to a page that lists its paid orders with fresh download links. The answer never says whether
 // the address bought anything.
 

@@ -21,7 +21,7 @@ export const orderLookupBody = z.object({
 });
 export type OrderLookupBody = z.input<typeof orderLookupBody>;
 
-/** What `GET /api/orders/{key}` answers (decisions.md 8.1). */
+/** What `GET /api/orders/{key}` answers (docs/product-rules.md). */
 export type OrderSummary = {
   categoryTitle: string;
   packageType: "starter" | "standard" | "premium";
@@ -30,11 +30,11 @@ export type OrderSummary = {
   status: string;
   paidAt: string | null;
   expiresAt: string | null;
-  /** The accepted replacement claim (decisions.md 8.2); null while none was accepted. */
+  /** The accepted replacement claim (docs/product-rules.md); null while none was accepted. */
   replacement: ReplacementSummary | null;
 };
 
-// ---- Replacement claims (decisions.md 8.2) ----
+// ---- Replacement claims (docs/product-rules.md) ----
 
 /** Days after payment during which a replacement can be claimed. */
 export const REPLACEMENT_DAYS = 30;

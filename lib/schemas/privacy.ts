@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// GDPR requests (decisions.md 8.3), shared by the public form, the confirmation page and the handlers.
+// GDPR requests (docs/product-rules.md, "Privacy requests"), shared by the public form, the confirmation page and the handlers.
 
 export const PRIVACY_KINDS = ["access", "erasure"] as const;
 export type PrivacyKind = (typeof PRIVACY_KINDS)[number];

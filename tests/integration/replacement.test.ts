@@ -268,6 +268,9 @@ describe("the 5% threshold", () => {
       headers: { "content-type": "text/plain" },
     });
     expect(notJson.status).toBe(415);
+    const huge = await claim(key, csvUpload(`email\n${"x".repeat(10 * 1024 * 1024 + 1)}@big.example\n`));
+    expect(huge.status).toBe(413);
+    expect(huge.body.message).toBe("The file is too large: at most 10 MB");
   });
 });
 
