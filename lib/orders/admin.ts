@@ -5,23 +5,12 @@ import { csvExport } from "@/lib/api/attachment";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { queueReceipt } from "@/lib/orders/notify";
 import { getPaymentProvider } from "@/lib/payments";
-import { orderViewSelect, refreshFromProvider, toOrderView } from "@/lib/orders/checkout";
+import { refreshFromProvider } from "@/lib/orders/checkout";
+import { orderViewSelect, toOrderView } from "@/lib/orders/view";
 import { CLOSED_STATUSES } from "@/lib/orders/status";
 import type { SaleDetailDto, SaleDto, SaleFilter, SalesListQuery } from "@/lib/schemas/admin";
 
-const saleSelect = {
-  id: true,
-  categoryId: true,
-  leadTitle: true,
-  packageType: true,
-  leadCount: true,
-  amount: true,
-  status: true,
-  invoiceId: true,
-  providerPaymentId: true,
-  paidAt: true,
-  createdAt: true,
-} as const;
+const saleSelect = { ...orderViewSelect, createdAt: true } as const;
 
 type SaleRow = Prisma.OrderGetPayload<{ select: typeof saleSelect }>;
 

@@ -8,7 +8,8 @@ import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { orderListingMail } from "@/lib/orders/mails";
 import { toReplacementSummary } from "@/lib/orders/replacement";
 import { toOrderSummary } from "@/lib/orders/summary";
-import { orderViewSelect, toOrderView, type Caller } from "@/lib/orders/checkout";
+import type { Caller } from "@/lib/orders/checkout";
+import { orderViewSelect, toOrderView } from "@/lib/orders/view";
 import type { OrderSummary } from "@/lib/schemas/orders";
 
 // Find my orders (docs/product-rules.md): an email address gets a signed sign-in link, valid one hour,

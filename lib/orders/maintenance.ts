@@ -4,7 +4,8 @@ import { db, transaction } from "@/lib/db";
 import { getPaymentProvider } from "@/lib/payments";
 import { expirePrivacyRequests } from "@/lib/privacy/requests";
 import { CLOSED_STATUSES } from "@/lib/orders/status";
-import { orderViewSelect, refreshFromProvider, toOrderView } from "@/lib/orders/checkout";
+import { refreshFromProvider } from "@/lib/orders/checkout";
+import { orderViewSelect, toOrderView } from "@/lib/orders/view";
 
 // Background upkeep of orders: abandoned checkouts expire, and orders whose payment the provider
 // knows are re-checked, because callbacks can be lost (or never reach a local install).

@@ -1,6 +1,7 @@
 import "server-only";
 import { transaction, type Tx } from "@/lib/db";
 import { freshLeadsQuery } from "@/lib/leads/allocation";
+import { orderViewSelect } from "@/lib/orders/view";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { queueReceipt, queueSaleNotification } from "@/lib/orders/notify";
 import type { ProviderPayment } from "@/lib/payments/provider";
@@ -86,18 +87,7 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
     await tx.$executeRaw`SELECT 1 FROM orders WHERE id = ${orderId}::uuid FOR UPDATE`;
     const order = await tx.order.findUnique({
       where: { id: orderId },
-      select: {
-        id: true,
-        categoryId: true,
-        leadTitle: true,
-        packageType: true,
-        leadCount: true,
-        amount: true,
-        currency: true,
-        status: true,
-        paidAt: true,
-        buyerEmail: true,
-      },
+      select: { ...orderViewSelect, buyerEmail: true },
     });
     if (!order) return;
     if (order.paidAt) {
