@@ -116,6 +116,11 @@ test("a person asks for erasure, confirms from the mail, and is gone; the admin 
   );
   const email = rows[0].email;
 
+  await page.goto("/privacy-policy");
+  await expect(page.getByRole("link", { name: "privacy requests page" })).toHaveAttribute(
+    "href",
+    "/privacy/requests",
+  );
   await page.goto("/");
   await page.getByRole("contentinfo").getByRole("link", { name: "Privacy Requests" }).click();
   await expect(page).toHaveURL(/\/privacy\/requests$/);
