@@ -16,6 +16,8 @@ export const adminKeys = {
   requests: (page: number) => ["admin", "requests", page] as const,
   requestsAll: ["admin", "requests"] as const,
   settings: ["admin", "settings"] as const,
+  quarantine: ["admin", "quarantine"] as const,
+  privacyRequests: ["admin", "privacy-requests"] as const,
 };
 
 /** One run of a purchase card's automatic status checks (its data is the run's progress). */
