@@ -15,11 +15,13 @@ import { HashScroll } from "@/components/site/hash-scroll";
 import { JsonLd } from "@/components/site/json-ld";
 import { SITE_DESCRIPTION, SITE_NAME, SITE_TAGLINE } from "@/components/site/site-config";
 import { siteUrl } from "@/components/site/site-url";
-import { listCategories } from "@/lib/leads/categories";
+import { cachedCategories } from "@/lib/categories/cached-reads";
 import { makeQueryClient } from "@/lib/queries/query-client";
 import { categoriesQueryKey } from "@/lib/queries/use-categories";
 
-export const dynamic = "force-dynamic";
+// Rendered on the first request and then served from the cache until the catalogue changes
+// (lib/categories/cache.ts); re-rendered hourly at most otherwise, for the footer's year.
+export const revalidate = 3600;
 
 export const metadata: Metadata = pageMetadata({
   title: `${SITE_NAME} | ${SITE_TAGLINE}`,
@@ -50,7 +52,7 @@ async function HomeCatalog() {
   // fetch them again. If the database cannot be read, the section falls back to fetching itself.
   const queryClient = makeQueryClient();
   try {
-    queryClient.setQueryData(categoriesQueryKey, await listCategories());
+    queryClient.setQueryData(categoriesQueryKey, await cachedCategories());
   } catch (error) {
     console.error("Home page: could not read categories", error);
   }

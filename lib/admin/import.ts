@@ -4,6 +4,7 @@ import busboy from "busboy";
 import { CsvError, Parser } from "csv-parse";
 import { pool } from "@/lib/db";
 import { AppError, badRequest, notFound } from "@/lib/api/errors";
+import { revalidateCatalogue } from "@/lib/categories/cache";
 import { insertLeadStream, type Country, type LeadInput } from "@/lib/leads/insert";
 import type { ImportReport } from "@/lib/schemas/admin";
 
@@ -312,6 +313,7 @@ export async function importLeadsCsv(categoryId: string, input: Readable): Promi
   }
 
   const { received, inserted } = await insertLeadStream(pool(), categoryId, validLeads());
+  revalidateCatalogue();
   report.imported = inserted;
   report.duplicates = received - inserted;
   return report;
