@@ -19,10 +19,8 @@ import { cachedCategories } from "@/lib/categories/cached-reads";
 import { makeQueryClient } from "@/lib/queries/query-client";
 import { categoriesQueryKey } from "@/lib/queries/use-categories";
 
-// Rendered on the first request and then served from the cache until the catalogue changes
-// (lib/categories/cache.ts); re-rendered hourly at most otherwise, for the footer's year.
-export const revalidate = 3600;
-
+// Rendered on its first request, then served from the cache until the catalogue changes
+// (lib/categories/cache.ts).
 export const metadata: Metadata = pageMetadata({
   title: `${SITE_NAME} | ${SITE_TAGLINE}`,
   description: SITE_DESCRIPTION,

@@ -33,12 +33,14 @@ export async function CategoryPageBody({ id, pkg }: { id: string; pkg: LeadPacka
   const category = await loadCategory(id);
   if (!category) notFound();
 
-  const previews = await cachedLeadPreviews({ categoryId: category._id, page: 1, pageSize: SAMPLE_ROWS }).catch(
-    (error: unknown) => {
-      console.error("Category page: could not read lead previews", error);
-      return null;
-    },
-  );
+  const previews = await cachedLeadPreviews({
+    categoryId: category._id,
+    page: 1,
+    pageSize: SAMPLE_ROWS,
+  }).catch((error: unknown) => {
+    console.error("Category page: could not read lead previews", error);
+    return null;
+  });
   const sampleRows: SampleRow[] = (previews?.leads ?? []).map((lead) => ({
     name: lead.name,
     title: lead.title,

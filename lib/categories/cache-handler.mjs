@@ -76,7 +76,13 @@ export default class CatalogueCacheHandler {
     // A catalogue entry whose starting version is unknown (database unreachable, or another render
     // of the same key took it) is not kept: the next request renders again.
     if (tags.includes(CATALOGUE_TAG) && version === undefined) return;
-    state.entries.set(key, { value, lastModified: Date.now(), cacheControl: ctx?.cacheControl, tags, version });
+    state.entries.set(key, {
+      value,
+      lastModified: Date.now(),
+      cacheControl: ctx?.cacheControl,
+      tags,
+      version,
+    });
     if (state.entries.size > MAX_ENTRIES) state.entries.delete(state.entries.keys().next().value);
   }
 

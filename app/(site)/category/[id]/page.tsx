@@ -5,7 +5,6 @@ import { PACKAGES } from "@/lib/packages";
 // Rendered on a category's first request and then served from the cache until the catalogue
 // changes (lib/categories/cache.ts); never at build, which has no database. `?package=` is served
 // by package/[package] (next.config.ts rewrites it there), so this page reads no query string.
-export const revalidate = 3600;
 
 export function generateStaticParams(): { id: string }[] {
   return [];

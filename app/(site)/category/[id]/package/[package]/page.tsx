@@ -5,8 +5,6 @@ import { getPackage } from "@/lib/packages";
 
 // /category/{id}?package={package}, rewritten here (next.config.ts) so that each package's page is
 // cached under its own path; cached like the category page itself.
-export const revalidate = 3600;
-
 export function generateStaticParams(): { package: string }[] {
   return [];
 }
