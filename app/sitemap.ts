@@ -1,5 +1,5 @@
 import type { MetadataRoute } from "next";
-import { siteUrl } from "@/components/site/site-url";
+import { siteUrl } from "@/lib/env";
 import { cachedCategories } from "@/lib/categories/cached-reads";
 
 // Lists the categories: served from the cache until the catalogue changes (lib/categories/cache.ts).

@@ -11,8 +11,8 @@ import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
 import { isDownloadKey } from "@/lib/orders/key";
 import type { LeadPackage } from "@/lib/packages";
-import { isClosedStatus, isPaymentComplete } from "@/lib/payments/status";
-import { HttpError } from "@/lib/queries/fetcher";
+import { isClosedStatus, isPaymentComplete } from "@/lib/orders/status";
+import { HttpError } from "@/lib/client/fetcher";
 import {
   cancelCheckout,
   claimAutoDownload,
@@ -23,7 +23,7 @@ import {
   startDownload,
   useCreatePayment,
   type PaymentContext,
-} from "@/lib/queries/use-payment";
+} from "@/lib/client/use-payment";
 
 export type PurchaseActionsProps = {
   category: { _id: string; title: string; count: number };

@@ -1,6 +1,6 @@
 import "server-only";
 import { catalogueRead } from "@/lib/categories/cache";
-import { categoryPosition, findCategory, listCategories } from "@/lib/leads/categories";
+import { categoryPosition, findCategory, listCategories } from "@/lib/categories/public";
 import { listLeadPreviews } from "@/lib/leads/previews";
 
 // The catalogue as the public pages, the sitemap and GET /api/categories show it, cached under

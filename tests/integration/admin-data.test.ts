@@ -7,7 +7,7 @@ const database = await createOwnDatabase();
 const { db, pool } = await import("@/lib/db");
 const { signAdminToken } = await import("@/lib/auth/session");
 const { createCategoryWithLeads } = await import("@/prisma/demo-data");
-const { revenueTrend } = await import("@/lib/admin/stats");
+const { revenueTrend } = await import("@/lib/dashboard/stats");
 const { csvCell } = await import("@/lib/csv");
 const stats = await import("@/app/api/admin/stats/route");
 const sales = await import("@/app/api/admin/sales/route");
@@ -179,7 +179,7 @@ describe("sales", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(response.headers.get("content-disposition")).toMatch(
-      /^attachment; filename="sales-\d{4}-\d{2}-\d{2}\.csv"$/,
+      /^attachment; filename=sales-\d{4}-\d{2}-\d{2}\.csv$/,
     );
     const text = (await response.text()).replace(/^\uFEFF/, "");
     const lines = text.trim().split("\r\n");
@@ -517,7 +517,9 @@ describe("custom requests", () => {
   it("exports requests as CSV with formulas neutralised", async () => {
     const response = await call(requestsExport.GET, "/x", { token });
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="custom-requests-/);
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename=custom-requests-\d{4}-\d{2}-\d{2}\.csv$/,
+    );
     const text = await response.text();
     expect(text).toContain("Date,Name,Email,Industry,Role,Platform,Message,Status,Attachments");
     expect(text).toContain(`'=cmd|' /C calc'!A0`);

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { categoryImage } from "@/components/site/category-images";
 import type { LeadPackage } from "@/lib/packages";
-import type { PublicCategory } from "@/lib/queries/use-categories";
+import type { PublicCategory } from "@/lib/client/use-categories";
 
 const number = new Intl.NumberFormat("en-US");
 

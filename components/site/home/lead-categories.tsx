@@ -8,8 +8,8 @@ import { SectionHeading } from "@/components/site/section-heading";
 import { CategoryCard, CategoryCardSkeleton } from "@/components/site/home/category-card";
 import { PackageSelector } from "@/components/site/home/package-selector";
 import { PACKAGES, getPackage, type PackageId } from "@/lib/packages";
-import { HttpError } from "@/lib/queries/fetcher";
-import { useCategories } from "@/lib/queries/use-categories";
+import { HttpError } from "@/lib/client/fetcher";
+import { useCategories } from "@/lib/client/use-categories";
 
 /** Spec: 6 skeleton cards while the categories load. */
 export const SKELETON_CARDS = 6;

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/queries/fetcher";
+import { apiFetch } from "@/lib/client/fetcher";
 
 /** A category as GET /api/categories returns it (the spec's `_id, title, count`, plus our description). */
 export type PublicCategory = {

@@ -1,9 +1,9 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { conflict, notFound } from "@/lib/api/errors";
+import { conflict, notFound } from "@/lib/errors";
 import { revalidateCatalogue } from "@/lib/categories/cache";
-import { categorySelect, toCategoryDto } from "@/lib/leads/categories";
+import { categorySelect, toCategoryDto } from "@/lib/categories/public";
 import type { CategoryDto } from "@/lib/schemas/category";
 
 /**
