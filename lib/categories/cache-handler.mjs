@@ -28,9 +28,7 @@ function versionPool() {
   return state.pool;
 }
 
-/** The catalogue version now, or undefined when the database cannot say (nothing is cached then). */
-async function currentVersion() {
-  if (building || !process.env.DATABASE_URL) return undefined;
+async function readVersion() {
   try {
     const { rows } = await versionPool().query({
       name: "catalogue_version",
@@ -40,6 +38,27 @@ async function currentVersion() {
   } catch {
     return undefined;
   }
+}
+
+/** The read that requests arriving now will share; it starts after all of them have arrived. */
+let nextRead;
+
+/**
+ * The catalogue version now, or undefined when the database cannot say (nothing is cached then).
+ * Requests that arrive in the same turn of the event loop share one read, which starts after they
+ * arrived, so each still sees every change committed before it came in.
+ */
+function currentVersion() {
+  if (building || !process.env.DATABASE_URL) return Promise.resolve(undefined);
+  if (!nextRead) {
+    nextRead = new Promise((resolve) =>
+      setImmediate(() => {
+        nextRead = undefined;
+        resolve(readVersion());
+      }),
+    );
+  }
+  return nextRead;
 }
 
 function tagsOf(value, ctx) {
