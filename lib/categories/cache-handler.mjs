@@ -48,7 +48,7 @@ let nextRead;
  * Requests that arrive in the same turn of the event loop share one read, which starts after they
  * arrived, so each still sees every change committed before it came in.
  */
-function currentVersion() {
+export function currentVersion() {
   if (building || !process.env.DATABASE_URL) return Promise.resolve(undefined);
   if (!nextRead) {
     nextRead = new Promise((resolve) =>
