@@ -50,7 +50,7 @@ const METRIC_LABELS: Record<string, string> = {
 };
 const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 const seconds = Math.max(1, Number(process.env.BENCH_SECONDS ?? 5));
-const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const connections = Math.max(1, Number(process.env.BENCH_CONNECTIONS ?? 10));
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
 const port = Number(process.env.BENCH_PORT ?? 41000 + Math.floor(Math.random() * 8000));
