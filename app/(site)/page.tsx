@@ -17,7 +17,7 @@ import { SITE_DESCRIPTION, SITE_NAME, SITE_TAGLINE } from "@/lib/site";
 import { siteUrl } from "@/lib/env";
 import { cachedCategories } from "@/lib/categories/cached-reads";
 import { makeQueryClient } from "@/lib/client/query-client";
-import { categoriesQueryKey } from "@/lib/client/use-categories";
+import { categoriesQueryKey } from "@/lib/client/query-keys";
 
 // Rendered on its first request, then served from the cache until the catalogue changes
 // (lib/categories/cache.ts).

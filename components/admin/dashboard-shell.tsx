@@ -6,6 +6,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { CategoriesTab } from "@/components/admin/categories-tab";
 import { DashboardHeader } from "@/components/admin/dashboard-header";
 import { OverviewTab } from "@/components/admin/overview-tab";
+import { PrivacyRequestsCard } from "@/components/admin/privacy-requests-card";
 import { RequestsTab } from "@/components/admin/requests-tab";
 import { SalesTab } from "@/components/admin/sales-tab";
 import { SettingsTab } from "@/components/admin/settings-tab";
@@ -13,6 +14,7 @@ import { Sidebar, SidebarDrawer } from "@/components/admin/sidebar";
 import { isTab, TAB_TITLES, type Tab } from "@/components/admin/tabs";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
+import { adminKeys } from "@/lib/client/query-keys";
 import { AUTO_REFRESH_MS, useAdminCategories, useAdminSettings, useAdminStats } from "@/lib/client/use-admin";
 import { ADMIN_UNAUTHORIZED_EVENT, clearAdminToken, getAdminToken } from "@/lib/client/use-admin-token";
 
@@ -74,7 +76,7 @@ function Dashboard({ tab, onSelect }: { tab: string; onSelect: (tab: Tab) => voi
 
   const logout = () => {
     clearAdminToken();
-    queryClient.removeQueries({ queryKey: ["admin"] });
+    queryClient.removeQueries({ queryKey: adminKeys.all });
     toast({ title: "Logged out" });
     router.push("/admin/login");
   };
@@ -104,7 +106,12 @@ function Dashboard({ tab, onSelect }: { tab: string; onSelect: (tab: Tab) => voi
           {tab === "dashboard" && <OverviewTab onSelect={onSelect} autoRefresh={autoRefresh} />}
           {tab === "sales" && <SalesTab autoRefresh={autoRefresh} />}
           {tab === "categories" && <CategoriesTab />}
-          {tab === "requests" && <RequestsTab autoRefresh={autoRefresh} />}
+          {tab === "requests" && (
+            <div className="space-y-6">
+              <RequestsTab autoRefresh={autoRefresh} />
+              <PrivacyRequestsCard autoRefresh={autoRefresh} />
+            </div>
+          )}
           {tab === "settings" && <SettingsTab />}
           {!isTab(tab) && <p className="text-muted-foreground">Select a tab to view data</p>}
         </main>

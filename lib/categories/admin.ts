@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { db, transaction } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { conflict, notFound } from "@/lib/errors";
 import { revalidateCatalogue } from "@/lib/categories/cache";
@@ -24,7 +24,7 @@ async function assertTitleFree(
 }
 
 export async function createCategory(input: { title: string; description?: string }): Promise<CategoryDto> {
-  const created = await db().$transaction(async (tx) => {
+  const created = await transaction(async (tx) => {
     await assertTitleFree(tx, input.title);
     const row = await tx.category.create({
       data: { title: input.title, description: input.description ?? "" },
@@ -40,7 +40,7 @@ export async function updateCategory(
   id: string,
   input: { title?: string; description?: string },
 ): Promise<CategoryDto> {
-  const updated = await db().$transaction(async (tx) => {
+  const updated = await transaction(async (tx) => {
     const exists = await tx.category.findUnique({ where: { id }, select: { id: true } });
     if (!exists) throw notFound("Category not found");
     if (input.title !== undefined) await assertTitleFree(tx, input.title, id);

@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/fetcher";
+import { categoriesQueryKey } from "@/lib/client/query-keys";
 
-/** A category as GET /api/categories returns it (the spec's `_id, title, count`, plus our description). */
+/** A category as GET /api/categories returns it (the product's `_id, title, count`, plus our description). */
 export type PublicCategory = {
   _id: string;
   title: string;
@@ -9,9 +10,6 @@ export type PublicCategory = {
   count: number;
   createdAt: string;
 };
-
-/** Shared with the server, which pre-fills this key so the browser does not fetch the list again. */
-export const categoriesQueryKey = ["categories"] as const;
 
 export function useCategories() {
   return useQuery({

@@ -1,8 +1,10 @@
 import "server-only";
+import { env } from "@/lib/env";
 import type { Mail } from "@/lib/mail";
 import { getPackage } from "@/lib/packages";
 
-// The mails a buyer receives, as pure templates: the caller decides when and how they are sent.
+// The mails of an order (the buyer's receipt and order links, the admin's sale notice), as pure
+// templates: lib/orders/notify.ts queues them in the transaction that causes them.
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
 
@@ -38,7 +40,7 @@ export function receiptMail(data: ReceiptData): Mail {
       "",
       `The download links work until ${expires}. After that, ask for fresh links at the "Find my orders" page with this email address.`,
       "",
-      "Replacement guarantee: if more than 5% of these leads turn out to be invalid, report them from your order page within 30 days of payment and we replace them free of charge.",
+      "Replacement guarantee: if more than 5% of these leads turn out to be invalid, report their email addresses on your order page (paste them or upload a CSV) within 30 days of payment: we swap exactly those rows for fresh leads of the same category, free of charge, once per order.",
       "",
       "Keep this link private: anyone who has it can download your leads.",
     ].join("\n"),
@@ -58,6 +60,35 @@ export function orderListingMail(data: OrderListingMailData): Mail {
       data.signInUrl,
       "",
       "If you did not ask for this, you can ignore this mail: nothing changes without the link.",
+    ].join("\n"),
+  };
+}
+
+export type SaleSummary = {
+  id: string;
+  leadTitle: string;
+  packageType: string;
+  leadCount: number;
+  amount: string;
+  currency: string;
+};
+
+/** The admin's mail about a confirmed sale. */
+export function saleNotification(sale: SaleSummary, to: string): Mail {
+  const pkg = getPackage(sale.packageType);
+  const price = `${sale.amount} ${sale.currency.toUpperCase()}`;
+  return {
+    to,
+    subject: `New sale: ${sale.leadTitle} - ${pkg?.name ?? sale.packageType} (${price})`,
+    text: [
+      "A payment was confirmed.",
+      "",
+      `Category: ${sale.leadTitle}`,
+      `Package: ${pkg?.name ?? sale.packageType} (${sale.leadCount.toLocaleString("en-US")} leads)`,
+      `Amount: ${price}`,
+      `Order: ${sale.id}`,
+      "",
+      `Dashboard: ${env().PUBLIC_BASE_URL}/admin/dashboard`,
     ].join("\n"),
   };
 }

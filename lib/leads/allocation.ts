@@ -1,0 +1,27 @@
+import "server-only";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+// Which leads an order may be given (docs/product-rules.md, "Delivery" and "Replacement claims"):
+// leads of the order's category that no buyer reported (not quarantined), most recently verified
+// first. A rule on which leads are sellable belongs in freshLeadsQuery, the one query behind a
+// first allocation and a replacement.
+
+export type FreshLeadFilter = {
+  categoryId: string;
+  /** Leads already delivered in this order are never given to it again. */
+  notInOrderId?: string;
+};
+
+/** `SELECT id, verified_at` of at most `limit` sellable leads, best first, to embed in a statement. */
+export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.Sql {
+  const where = [Prisma.sql`category_id = ${filter.categoryId}::uuid`, Prisma.sql`quarantined_at IS NULL`];
+  if (filter.notInOrderId) {
+    // Hashed once: walking the category's newest leads past the order's own (often all of the
+    // first leadCount) then costs one probe of a small hash per lead.
+    where.push(
+      Prisma.sql`id NOT IN (SELECT lead_id FROM order_leads WHERE order_id = ${filter.notInOrderId}::uuid)`,
+    );
+  }
+  return Prisma.sql`SELECT id, verified_at FROM leads WHERE ${Prisma.join(where, " AND ")}
+    ORDER BY verified_at DESC, id LIMIT ${limit}::int`;
+}
