@@ -24,6 +24,11 @@ export function generateMetadata(): Metadata {
   };
 }
 
+// Pages that read nothing per request are rendered on their first request (never from the build's
+// output: lib/categories/cache-handler.mjs keeps entries in the serving process only) and then
+// served from the cache; re-rendered hourly at most, so the footer's year follows the calendar.
+export const revalidate = 3600;
+
 export const viewport: Viewport = {
   themeColor: "#4338ca",
 };

@@ -1,7 +1,6 @@
 import { SearchXIcon } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { connection } from "next/server";
 import { SiteChrome } from "@/components/site/site-chrome";
 import { Button } from "@/components/ui/button";
 
@@ -12,9 +11,9 @@ export const metadata: Metadata = {
 
 // Shown for every unknown path (public and admin) inside the public header and footer, so a lost
 // visitor can navigate on.
-export default async function NotFound() {
-  // Rendered per request like the other public pages: the footer's year must never be stale.
-  await connection();
+// Rendered into every page's payload as the root's not-found boundary, so it reads nothing per
+// request (that would make the cached pages dynamic); it is cached like them (app/layout.tsx).
+export default function NotFound() {
   return (
     <SiteChrome>
       <div className="mx-auto flex max-w-xl flex-col items-center px-4 py-24 text-center">

@@ -1,13 +1,13 @@
 import type { MetadataRoute } from "next";
 import { siteUrl } from "@/lib/env";
-import { listCategories } from "@/lib/categories/public";
+import { cachedCategories } from "@/lib/categories/cached-reads";
 
-// Lists live categories, so it is built per request and never at build time.
-export const dynamic = "force-dynamic";
+// Lists the categories: served from the cache until the catalogue changes (lib/categories/cache.ts).
+export const revalidate = 3600;
 
 export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
   const base = siteUrl();
-  const categories = await listCategories();
+  const categories = await cachedCategories();
   return [
     { url: `${base}/`, changeFrequency: "weekly", priority: 1 },
     ...categories.map((category) => ({

@@ -6,6 +6,7 @@
 // Usage: node scripts/server.mjs [-p port] [-H hostname]; reads NEXT_DIST_DIR through next.config.ts.
 import { createServer } from "node:http";
 import next from "next";
+import { serveFromFrontCache } from "../lib/categories/front-cache.mjs";
 
 const SOCKET_ADDRESS_HEADER = "x-leadmarket-socket-address";
 
@@ -41,7 +42,10 @@ const server = createServer((request, response) => {
     return;
   }
   request.headers[SOCKET_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
-  void handle(request, response);
+  // Cached catalogue pages are answered without entering Next.js (lib/categories/front-cache.mjs).
+  serveFromFrontCache(request, response)
+    .catch(() => false)
+    .then((served) => served || handle(request, response));
 });
 const ready = () => console.log(` ✓ Ready on http://${hostname ?? "localhost"}:${port}`);
 if (hostname) server.listen(port, hostname, ready);

@@ -15,12 +15,12 @@ import { HashScroll } from "@/components/site/hash-scroll";
 import { JsonLd } from "@/components/site/json-ld";
 import { SITE_DESCRIPTION, SITE_NAME, SITE_TAGLINE } from "@/lib/site";
 import { siteUrl } from "@/lib/env";
-import { listCategories } from "@/lib/categories/public";
+import { cachedCategories } from "@/lib/categories/cached-reads";
 import { makeQueryClient } from "@/lib/client/query-client";
 import { categoriesQueryKey } from "@/lib/client/query-keys";
 
-export const dynamic = "force-dynamic";
-
+// Rendered on its first request, then served from the cache until the catalogue changes
+// (lib/categories/cache.ts).
 export const metadata: Metadata = pageMetadata({
   title: `${SITE_NAME} | ${SITE_TAGLINE}`,
   description: SITE_DESCRIPTION,
@@ -50,7 +50,7 @@ async function HomeCatalog() {
   // fetch them again. If the database cannot be read, the section falls back to fetching itself.
   const queryClient = makeQueryClient();
   try {
-    queryClient.setQueryData(categoriesQueryKey, await listCategories());
+    queryClient.setQueryData(categoriesQueryKey, await cachedCategories());
   } catch (error) {
     console.error("Home page: could not read categories", error);
   }

@@ -1,12 +1,14 @@
 import { ChevronRightIcon } from "lucide-react";
 import Link from "next/link";
 
+// No prefetch: the header's logo already prefetches the home page, and each link to it with
+// another hash would fetch it again.
 export function Breadcrumb({ title }: { title: string }) {
   return (
     <nav aria-label="Breadcrumb">
       <ol className="flex flex-wrap items-center gap-1.5 text-sm text-muted-foreground">
         <li>
-          <Link href="/" className="hover:text-foreground">
+          <Link href="/" prefetch={false} className="hover:text-foreground">
             Home
           </Link>
         </li>
@@ -14,7 +16,7 @@ export function Breadcrumb({ title }: { title: string }) {
           <ChevronRightIcon className="size-3.5" />
         </li>
         <li>
-          <Link href="/#lead-categories" className="hover:text-foreground">
+          <Link href="/#lead-categories" prefetch={false} className="hover:text-foreground">
             Categories
           </Link>
         </li>

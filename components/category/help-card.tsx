@@ -15,8 +15,11 @@ export function HelpCard() {
       <p className="mt-1 text-sm">
         Tell us the platforms, industry and roles you need. We reply to custom requests within 24 hours.
       </p>
+      {/* No prefetch: the header's logo prefetches the home page already. */}
       <Button asChild variant="outline" className="mt-4 w-full">
-        <Link href="/#custom-request">Request Custom Leads</Link>
+        <Link href="/#custom-request" prefetch={false}>
+          Request Custom Leads
+        </Link>
       </Button>
     </aside>
   );

@@ -33,6 +33,8 @@ export function PurchaseCard({
           <Link
             key={option.id}
             href={`/category/${category._id}?package=${option.id}`}
+            // The other packages are this same page, cached: fetched on click, not on sight.
+            prefetch={false}
             replace
             scroll={false}
             aria-current={option.id === pkg.id ? "page" : undefined}

@@ -2,6 +2,7 @@ import "server-only";
 import { db, transaction } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { conflict, notFound } from "@/lib/errors";
+import { revalidateCatalogue } from "@/lib/categories/cache";
 import { categorySelect, toCategoryDto } from "@/lib/categories/public";
 import type { CategoryDto } from "@/lib/schemas/category";
 
@@ -23,7 +24,7 @@ async function assertTitleFree(
 }
 
 export async function createCategory(input: { title: string; description?: string }): Promise<CategoryDto> {
-  return transaction(async (tx) => {
+  const created = await transaction(async (tx) => {
     await assertTitleFree(tx, input.title);
     const row = await tx.category.create({
       data: { title: input.title, description: input.description ?? "" },
@@ -31,18 +32,22 @@ export async function createCategory(input: { title: string; description?: strin
     });
     return toCategoryDto(row);
   });
+  revalidateCatalogue();
+  return created;
 }
 
 export async function updateCategory(
   id: string,
   input: { title?: string; description?: string },
 ): Promise<CategoryDto> {
-  return transaction(async (tx) => {
+  const updated = await transaction(async (tx) => {
     const exists = await tx.category.findUnique({ where: { id }, select: { id: true } });
     if (!exists) throw notFound("Category not found");
     if (input.title !== undefined) await assertTitleFree(tx, input.title, id);
     return toCategoryDto(await tx.category.update({ where: { id }, data: input, select: categorySelect }));
   });
+  revalidateCatalogue();
+  return updated;
 }
 
 /** Deletes a category and its leads; refused while any sale refers to it (sales are records). */
@@ -63,4 +68,5 @@ export async function deleteCategory(id: string): Promise<void> {
       throw conflict("This category has sales and cannot be deleted.");
     throw error;
   }
+  revalidateCatalogue();
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { cache } from "react";
 import { categoryImage } from "@/components/site/category-images";
-import { categoryPosition, findCategory } from "@/lib/categories/public";
+import { cachedCategory, cachedCategoryPosition } from "@/lib/categories/cached-reads";
 import { uuidParams } from "@/lib/schemas/common";
 
 /**
@@ -9,8 +9,8 @@ import { uuidParams } from "@/lib/schemas/common";
  * UUID cannot exist, so it is "not found" without asking the database. Database failures throw.
  */
 export const loadCategory = cache(async (id: string) =>
-  uuidParams.safeParse({ id }).success ? findCategory(id) : null,
+  uuidParams.safeParse({ id }).success ? cachedCategory(id) : null,
 );
 
 /** The category's image: the one its card shows on the home page. */
-export const loadCategoryImage = cache(async (id: string) => categoryImage(await categoryPosition(id)));
+export const loadCategoryImage = cache(async (id: string) => categoryImage(await cachedCategoryPosition(id)));

@@ -4,6 +4,7 @@ import { CsvError, Parser } from "csv-parse";
 import { consumeUploadedFile } from "@/lib/api/multipart";
 import { db, pool } from "@/lib/db";
 import { AppError, badRequest, notFound } from "@/lib/errors";
+import { revalidateCatalogue } from "@/lib/categories/cache";
 import { insertLeadStream, type Country, type LeadInput } from "@/lib/leads/insert";
 import type { ImportReport } from "@/lib/schemas/admin";
 
@@ -312,6 +313,7 @@ export async function importLeadsCsv(categoryId: string, input: Readable): Promi
   }
 
   const { received, inserted, suppressed } = await insertLeadStream(pool(), categoryId, validLeads());
+  revalidateCatalogue();
   report.imported = inserted;
   report.suppressed = suppressed;
   report.duplicates = received - inserted - suppressed;

@@ -1,12 +1,15 @@
 // Two app instances started with `npm start`'s script on one fresh database, behind a round-robin
 // proxy on loopback: migrations run once, the per-address limit and sign-in throttling are shared
 // (and, with TRUST_PROXY_HOPS unset, a client's X-Forwarded-For cannot pick its own bucket), and
-// each outbox mail is sent once although both instances' workers poll the same table.
+// each outbox mail is sent once although both instances' workers poll the same table, and a
+// catalogue change made through one instance shows on the other's next request although both
+// serve the catalogue pages from their own cache.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { request as httpRequest } from "node:http";
 import { createServer, type AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
+import { SignJWT } from "jose";
 import { Pool } from "pg";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { startSmtpCatcher, type SmtpCatcher } from "../support/smtp";
@@ -133,6 +136,61 @@ test("migrations ran once although both instances started together", async () =>
   for (const row of rows) expect(row.count, row.migration_name).toBe(1);
   const applied = instances.filter((instance) => instance.output().includes("Applied migrations"));
   expect(applied).toHaveLength(1);
+});
+
+/** An admin token for the instances' secret, signed as lib/auth/session.ts does. */
+async function adminToken(): Promise<string> {
+  const { rows } = await pool.query<{ id: string; changed: Date }>(
+    "SELECT id, password_changed_at AS changed FROM admins WHERE email = 'owner@instances.test'",
+  );
+  return new SignJWT({ pwv: rows[0].changed.getTime() })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(rows[0].id)
+    .setIssuer("leadmarket")
+    .setAudience("leadmarket-admin")
+    .setIssuedAt()
+    .setExpirationTime("1h")
+    .sign(new TextEncoder().encode("instances-secret-0123456789-0123456789-abc"));
+}
+
+test("a catalogue change made through one instance shows on the other's next request", async () => {
+  const [a, b] = instances.map((instance) => instance.port);
+  const auth = { authorization: `Bearer ${await adminToken()}` };
+  const created = await send(
+    a,
+    "POST",
+    "/api/admin/categories",
+    { title: "Shared Cache", description: "One" },
+    auth,
+  );
+  expect(created.status).toBe(201);
+  const id = (JSON.parse(created.body) as { _id: string })._id;
+  // B renders and caches its pages, and serves them from the cache.
+  for (const path of ["/", `/category/${id}`, "/api/categories"]) {
+    expect((await send(b, "GET", path)).body).toContain("Shared Cache");
+  }
+  expect((await send(b, "GET", "/sitemap.xml")).body).toContain(id);
+  const cached = await fetch(`http://127.0.0.1:${b}/category/${id}`);
+  expect(cached.headers.get("x-nextjs-cache")).toBe("HIT");
+
+  const renamed = await send(
+    a,
+    "PATCH",
+    `/api/admin/categories/${id}`,
+    { title: "Shared Cache Renamed" },
+    auth,
+  );
+  expect(renamed.status).toBe(200);
+  expect((await send(b, "GET", `/category/${id}`)).body).toContain("Shared Cache Renamed");
+  expect((await send(b, "GET", "/")).body).toContain("Shared Cache Renamed Professionals - USA");
+  expect(JSON.parse((await send(b, "GET", "/api/categories")).body)).toContainEqual(
+    expect.objectContaining({ _id: id, title: "Shared Cache Renamed" }),
+  );
+
+  expect((await send(a, "DELETE", `/api/admin/categories/${id}`, undefined, auth)).status).toBe(200);
+  expect((await send(b, "GET", `/category/${id}`)).status).toBe(404);
+  expect((await send(b, "GET", "/sitemap.xml")).body).not.toContain(id);
+  expect((await send(b, "GET", "/api/categories")).body).not.toContain(id);
 });
 
 test("the per-address limit is shared, and X-Forwarded-For from a client does not pick its bucket", async () => {

@@ -3,6 +3,10 @@ import { pageMetadata } from "@/components/site/metadata";
 import { LegalPage } from "@/components/site/legal/legal-page";
 import { PRIVACY_EMAIL } from "@/lib/site";
 
+// Per request: the canonical address and the footer's year come from the running server, not
+// the build.
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = pageMetadata({
   title: "Cookie Policy",
   description: "The cookies and browser storage LeadMarket uses, why, and for how long.",

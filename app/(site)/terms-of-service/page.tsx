@@ -3,6 +3,10 @@ import Link from "next/link";
 import { pageMetadata } from "@/components/site/metadata";
 import { LegalPage } from "@/components/site/legal/legal-page";
 
+// Per request: the canonical address and the footer's year come from the running server, not
+// the build.
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = pageMetadata({
   title: "Terms of Service",
   description: "The terms that govern buying and using LeadMarket lead lists and custom lead services.",

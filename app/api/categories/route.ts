@@ -1,5 +1,9 @@
 import { route } from "@/lib/api/handler";
-import { listCategories } from "@/lib/categories/public";
+import { cachedCategories } from "@/lib/categories/cached-reads";
+
+// Served from the cache until the catalogue changes (lib/categories/cache.ts).
+export const dynamic = "force-static";
+export const revalidate = 3600;
 
 // GET /api/categories - every category with its available lead count
-export const GET = route({}, async () => Response.json(await listCategories()));
+export const GET = route({}, async () => Response.json(await cachedCategories()));
