@@ -58,34 +58,36 @@ export function csvCellSql(cell: string, options: CsvOptions = {}): string {
     ELSE ${guarded} END`;
 }
 
-// Code points of the characters that start a cell csvCell may change: a space (before a formula
-// sign) and the formula signs; tab and CR are found by the quote test.
-const SPACE_OR_SIGN = "32, 43, 45, 61, 64";
-const PLUS_OR_MINUS = "43, 45";
-// Deliberately narrower than PATTERNS.phoneLike (ASCII spaces only): anything else takes the
-// exact path.
-const PLAIN_PHONE = "^[+-][0-9 ().-]*$";
+// The quick test: one pattern over the checked cells run together, each preceded by chr(1), that
+// matches wherever csvCell might change a cell: a quote character anywhere, or a cell starting
+// with a space or a formula sign. With phone numbers kept, a cell starting with "+" or "-" matches
+// unless only phone characters follow it up to the end of the text (ASCII spaces only,
+// deliberately narrower than PATTERNS.phoneLike): so only the last cell can pass as a phone
+// number, and the phone column is put last. chr(1) inside a cell can only add a match, never hide
+// one, and a match only sends the line down the exact path.
+const TOUCHED = {
+  all: `[",;\\t\\r\\n]|\\x01[ =+@-]`,
+  phones: `[",;\\t\\r\\n]|\\x01([ =@]|[+-][0-9 ().-]*[^0-9 ().-])`,
+};
 
-/** A cell for csvLineSql: a text expression, and whether it is known to need no work at all. */
-export type SqlCell = { sql: string; plain?: boolean };
+/**
+ * A cell for csvLineSql: a text expression; whether it is known to need no work at all (dates, enum
+ * values); whether it is the column expected to hold phone numbers (checked last, see TOUCHED).
+ */
+export type SqlCell = { sql: string; plain?: boolean; phone?: boolean };
 
 /**
  * csvLine (CRLF included) as an SQL expression over text expressions, for many rows. A line whose
- * cells csvCell would all leave alone (no quote character in any, none starting with a space or a
- * formula sign unless it is a plain phone number) is written as it is; any other goes through
- * csvCellSql cell by cell. Nearly all lines take the first way, which costs one regular expression
- * test on the cells run together (ascii() is next to free) instead of one or more per cell: each
- * test converts its text to wide characters first, and a premium download has 340,000 cells.
- * Cells marked plain (dates, enum values) are written as they are and skip the checks.
+ * cells csvCell would all leave alone is written as it is, any other goes through csvCellSql cell
+ * by cell. Nearly all lines take the first way, which costs a single regular expression test on
+ * the cells run together instead of one or more per cell: each test converts its text to wide
+ * characters first, and a premium download has 340,000 cells. Plain cells skip the check.
  */
 export function csvLineSql(cells: SqlCell[], options: CsvOptions = {}): string {
-  const checked = cells.filter((cell) => !cell.plain).map((cell) => cell.sql);
-  const noQuotes = `concat(${checked.join(", ")}) !~ ${escapeLiteral(PATTERNS.quoted)}`;
-  const plainStart = (cell: string) =>
-    options.keepPhoneNumbers
-      ? `(ascii(${cell}) NOT IN (${SPACE_OR_SIGN}) OR (ascii(${cell}) IN (${PLUS_OR_MINUS}) AND ${cell} ~ '${PLAIN_PHONE}'))`
-      : `ascii(${cell}) NOT IN (${SPACE_OR_SIGN})`;
-  const untouched = [noQuotes, ...checked.map(plainStart)].join("\n    AND ");
+  const checked = cells.filter((cell) => !cell.plain);
+  const inOrder = [...checked.filter((cell) => !cell.phone), ...checked.filter((cell) => cell.phone)];
+  const pattern = options.keepPhoneNumbers ? TOUCHED.phones : TOUCHED.all;
+  const untouched = `concat_ws(chr(1), '', ${inOrder.map((cell) => cell.sql).join(", ")}) !~ ${escapeLiteral(pattern)}`;
   const exact = cells.map((cell) => (cell.plain ? cell.sql : csvCellSql(cell.sql, options))).join(", ',', ");
   return `CASE WHEN ${untouched} THEN concat(${cells.map((cell) => cell.sql).join(", ',', ")}, E'\\r\\n')
     ELSE concat(${exact}, E'\\r\\n') END`;

@@ -77,6 +77,7 @@ export function csvStream(orderId: string, columns: Column[]): ReadableStream<Ui
     sql: columnSql(key),
     // Dates are written as digits and the country is USA or UK: nothing there to guard or quote.
     plain: key === "verified_at" || key === "country",
+    phone: key === "phone",
   }));
   void (async () => {
     let failure: Error | undefined;

@@ -78,3 +78,36 @@ describe("csvLineSql", () => {
     expect(await linesViaSql(EXPORT_ROWS, {})).toEqual(EXPORT_ROWS.map((row) => csvLine(row)));
   });
 });
+
+describe("csvLineSql with a phone column", () => {
+  // The quick test runs the cells together with chr(1) between them: a chr(1) inside a cell must
+  // not hide a cell that needs work, and a phone number is kept wherever it is.
+  const rows = [
+    ["Ada", "+44 20 1234 5678"],
+    ["+44 20 1234 5678", "+44 20 1234 5678"],
+    ["Ada", "+44 20 1234 5678 =1"],
+    ["Ada\u0001=1", "+1 (212) 555-0100"],
+    ["Ada", "+1\u0001=1"],
+    ["Ada", "+1\u0001x"],
+    ["+1 (212) 555-0100", "x"],
+    ["Ada\u0001", "-1"],
+    ["Ada", "=1"],
+    ["Ada", "1;2"],
+    ["", ""],
+  ];
+
+  async function phoneLines(options: CsvOptions): Promise<string[]> {
+    const { rows: lines } = await client.query<{ line: string }>(
+      `SELECT ${csvLineSql([{ sql: "t.a" }, { sql: "t.p", phone: true }], options)} AS line
+       FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(a, p, n) ORDER BY t.n`,
+      [rows.map((row) => row[0]), rows.map((row) => row[1])],
+    );
+    return lines.map((row) => row.line);
+  }
+
+  it("writes the lines csvLine writes, with and without phone numbers kept", async () => {
+    const options = { keepPhoneNumbers: true };
+    expect(await phoneLines(options)).toEqual(rows.map((row) => csvLine(row, options)));
+    expect(await phoneLines({})).toEqual(rows.map((row) => csvLine(row)));
+  });
+});
