@@ -1,14 +1,14 @@
 import "server-only";
-import { Readable, type TransformCallback } from "node:stream";
-import { CsvError, Parser } from "csv-parse";
+import type { Readable } from "node:stream";
 import { consumeUploadedFile } from "@/lib/api/multipart";
 import { db, pool } from "@/lib/db";
 import { AppError, badRequest, notFound } from "@/lib/errors";
 import { revalidateCatalogue } from "@/lib/categories/cache";
+import { csvRecords, UploadError } from "@/lib/leads/csv-records";
 import { insertLeadStream, type Country, type LeadInput } from "@/lib/leads/insert";
 import type { ImportReport } from "@/lib/schemas/admin";
 
-// CSV lead import. The upload is streamed: busboy hands over the file part, csv-parse turns it into
+// CSV lead import. The upload is streamed: busboy hands over the file part, csvRecords turns it into
 // rows, rows are validated one by one and valid ones go on to PostgreSQL by COPY (insertLeadStream)
 // in batches while the next batch is being parsed, so neither a 1,000,000-row file nor its rows are
 // ever held in memory at once. The import is one transaction: all of it or, when the upload breaks
@@ -83,9 +83,6 @@ const COUNTRIES: Record<string, Country> = {
 const EMAIL = /^[^\s@"<>(),;:]+@[^\s@"<>(),;:]+\.[^\s@"<>(),;:]+$/;
 
 const FILE_TOO_LARGE = "FILE_TOO_LARGE";
-
-/** The upload stream itself failed (size limit, broken multipart body, client gone). */
-class UploadError extends Error {}
 
 type RowResult = { lead: LeadInput } | { reason: string };
 
@@ -207,37 +204,6 @@ export function toLead(columns: Map<Field, number>, record: string[], now: Date)
   };
 }
 
-type Parsed = { record: string[]; line: number } | { malformed: CsvError };
-
-/**
- * csv-parse, with each record paired with the line it ends on (for the report), and a malformed
- * spot delivered in order after the records before it, as an item of its own that ends the stream.
- * Its own `info` option builds an object of a dozen fields per record for the line, a tenth of an
- * import's time; and a parse error would destroy the stream, dropping records not yet read.
- */
-class ReportingParser extends Parser {
-  override push(chunk: unknown, encoding?: BufferEncoding): boolean {
-    // Records are pushed while the parser stands at their last line.
-    return super.push(Array.isArray(chunk) ? { record: chunk, line: this.info.lines } : chunk, encoding);
-  }
-
-  override _transform(chunk: Buffer, encoding: BufferEncoding, callback: TransformCallback): void {
-    super._transform(chunk, encoding, (error) => this.settle(error, callback));
-  }
-
-  override _flush(callback: TransformCallback): void {
-    super._flush((error) => this.settle(error, callback));
-  }
-
-  private settle(error: Error | null | undefined, callback: TransformCallback): void {
-    if (!(error instanceof CsvError)) return callback(error);
-    // csv-parse ignores what comes after an error (the rest of the upload is read and dropped).
-    this.push({ malformed: error });
-    this.push(null);
-    callback();
-  }
-}
-
 /** Imports rows from a CSV byte stream into a category. */
 export async function importLeadsCsv(categoryId: string, input: Readable): Promise<ImportReport> {
   const report: ImportReport = { imported: 0, duplicates: 0, suppressed: 0, invalid: [], invalidCount: 0 };
@@ -245,25 +211,14 @@ export async function importLeadsCsv(categoryId: string, input: Readable): Promi
     report.invalidCount += 1;
     if (report.invalid.length < MAX_REPORTED_INVALID) report.invalid.push({ line, reason });
   };
-  const parser = new ReportingParser({
-    bom: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    // A quote inside an unquoted cell (John "JJ" Smith) is kept as text, as spreadsheets do.
-    relax_quotes: true,
-    max_record_size: 64 * 1024,
-  });
-  input.on("error", (error) => parser.destroy(new UploadError(error.message)));
-
   const now = new Date();
   // The valid rows, a batch at a time; invalid ones go to the report. A malformed spot or the size
   // limit ends the rows early, and those before it are imported.
   async function* validLeads(): AsyncGenerator<LeadInput[]> {
     let columns: Map<Field, number> | undefined;
     let batch: LeadInput[] = [];
-    input.pipe(parser);
     try {
-      for await (const item of parser as AsyncIterable<Parsed>) {
+      for await (const item of csvRecords(input)) {
         if ("malformed" in item) {
           // Rows before a malformed spot are kept (and reported); the rest of the file is not read.
           const { lines } = item.malformed;
@@ -300,12 +255,6 @@ export async function importLeadsCsv(categoryId: string, input: Readable): Promi
         throw badRequest(`The upload was interrupted: ${error.message}`);
       } else {
         throw error;
-      }
-    } finally {
-      // Whatever is left of the upload is read and dropped, so the client's request can complete.
-      if (!input.readableEnded) {
-        input.unpipe(parser);
-        input.resume();
       }
     }
     if (!columns) throw badRequest("The file is empty", { file: "The file is empty" });
