@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { conflict, notFound } from "@/lib/api/errors";
-import { categorySelect, toCategoryDto } from "@/lib/leads/categories";
+import { findAnyCategory } from "@/lib/leads/categories";
 import type { CategoryDto } from "@/lib/schemas/category";
 
 /**
@@ -23,26 +23,30 @@ async function assertTitleFree(
 }
 
 export async function createCategory(input: { title: string; description?: string }): Promise<CategoryDto> {
-  return db().$transaction(async (tx) => {
+  const id = await db().$transaction(async (tx) => {
     await assertTitleFree(tx, input.title);
     const row = await tx.category.create({
       data: { title: input.title, description: input.description ?? "" },
-      select: categorySelect,
+      select: { id: true },
     });
-    return toCategoryDto(row);
+    return row.id;
   });
+  return (await findAnyCategory(id))!;
 }
 
 export async function updateCategory(
   id: string,
   input: { title?: string; description?: string },
 ): Promise<CategoryDto> {
-  return db().$transaction(async (tx) => {
+  await db().$transaction(async (tx) => {
     const exists = await tx.category.findUnique({ where: { id }, select: { id: true } });
     if (!exists) throw notFound("Category not found");
     if (input.title !== undefined) await assertTitleFree(tx, input.title, id);
-    return toCategoryDto(await tx.category.update({ where: { id }, data: input, select: categorySelect }));
+    await tx.category.update({ where: { id }, data: input, select: { id: true } });
   });
+  const category = await findAnyCategory(id);
+  if (!category) throw notFound("Category not found");
+  return category;
 }
 
 /** Deletes a category and its leads; refused while any sale refers to it (sales are records). */

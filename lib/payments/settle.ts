@@ -49,6 +49,7 @@ type LockedOrder = {
   lead_title: string;
   package_type: string;
   lead_count: number;
+  location: string;
   amount: string;
   currency: string;
   status: string;
@@ -89,14 +90,14 @@ function receivedParams(payment: ProviderPayment): (string | number | null)[] {
  * Applies what the provider says about a payment of this order, under a row lock so concurrent
  * callbacks and status checks serialise. Monotonic: a paid order never changes back, and an unpaid
  * one never moves to an earlier status. The first confirmation allocates the order's leads (most
- * recently verified first), opens its download window and queues the admin's notification and the
+ * recently verified first, of the order's country), opens its download window and queues the admin's notification and the
  * buyer's receipt in the same transaction, so the mails exist exactly when the sale does.
  * The caller has checked that `payment.orderId` is this order.
  */
 export async function applyPayment(orderId: string, payment: ProviderPayment): Promise<void> {
   await withTransaction(async (client): Promise<void> => {
     const { rows } = await client.query<LockedOrder>(
-      `SELECT id, category_id, lead_title, package_type, lead_count, amount::text, currency, status, paid_at,
+      `SELECT id, category_id, lead_title, package_type, lead_count, location::text, amount::text, currency, status, paid_at,
               buyer_email
        FROM orders WHERE id = $1 FOR UPDATE`,
       [orderId],
@@ -136,9 +137,9 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
       const allocated = await client.query(
         `INSERT INTO order_leads (order_id, position, lead_id)
          SELECT $1, row_number() OVER (ORDER BY verified_at DESC, id), id
-         FROM (SELECT id, verified_at FROM leads WHERE category_id = $2
+         FROM (SELECT id, verified_at FROM leads WHERE category_id = $2 AND country = $4::"Country"
                ORDER BY verified_at DESC, id LIMIT $3) AS chosen`,
-        [orderId, order.category_id, order.lead_count],
+        [orderId, order.category_id, order.lead_count, order.location],
       );
       if ((allocated.rowCount ?? 0) < order.lead_count) {
         // Leads were removed between sale and payment: deliver what exists and tell the admin.

@@ -2,11 +2,11 @@
 // POST /api/admin/categories - create a category
 import { route } from "@/lib/api/handler";
 import { createCategory } from "@/lib/admin/categories";
-import { listCategories } from "@/lib/leads/categories";
+import { listAllCategories } from "@/lib/leads/categories";
 import { categoryCreateSchema } from "@/lib/schemas/admin";
 
 export const GET = route({ admin: true }, async () =>
-  Response.json(await listCategories(), { headers: { "cache-control": "no-store" } }),
+  Response.json(await listAllCategories(), { headers: { "cache-control": "no-store" } }),
 );
 
 export const POST = route({ admin: true, body: categoryCreateSchema }, async ({ body }) =>
