@@ -1,34 +1,46 @@
+"use client";
+
 import { BadgeCheckIcon, MapPinIcon, RefreshCwIcon, UsersIcon } from "lucide-react";
 import Image from "next/image";
+import { useSearchParams } from "next/navigation";
 import { Breadcrumb } from "@/components/category/breadcrumb";
+import { freshnessText } from "@/components/category/freshness";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { LOCATION_NAMES, listTitle, locationFrom, type Location } from "@/lib/categories/location";
 
 const number = new Intl.NumberFormat("en-US");
 
+// Rendered by the category layout, which cannot read the query: the location (?location=UK) is
+// read here, in the browser's and the server's render alike.
 export function CategoryHero({
   title,
   description,
-  count,
+  countByLocation,
+  percentByLocation,
+  updatedAt,
   image,
 }: {
   title: string;
   description: string;
-  count: number;
+  countByLocation: Record<Location, number>;
+  percentByLocation: Record<Location, number>;
+  updatedAt: string | null;
   image: string;
 }) {
+  const location = locationFrom(useSearchParams().get("location"));
   return (
     <section aria-labelledby="category-title" className="border-b bg-muted/40">
       <div className="mx-auto grid max-w-7xl items-center gap-8 px-4 py-10 sm:px-6 md:grid-cols-[1fr_auto] lg:px-8 lg:py-14">
         <div>
           <Breadcrumb title={title} />
           <h1 id="category-title" className="mt-5 text-3xl font-extrabold sm:text-4xl lg:text-5xl">
-            {title} Professionals - USA
+            {listTitle(title, location)}
           </h1>
           {description ? <p className="mt-4 max-w-2xl text-lg text-muted-foreground">{description}</p> : null}
           <ul className="mt-6 flex flex-wrap gap-x-6 gap-y-3 text-sm font-medium" aria-label="List facts">
             <li className="flex items-center gap-2">
               <MapPinIcon className="size-4 text-primary" aria-hidden="true" />
-              United States
+              {LOCATION_NAMES[location]}
             </li>
             <li>
               <Tooltip>
@@ -52,9 +64,12 @@ export function CategoryHero({
             </li>
             <li className="flex items-center gap-2">
               <UsersIcon className="size-4 text-primary" aria-hidden="true" />
-              {number.format(count)} leads available
+              {number.format(countByLocation[location])} leads available
             </li>
           </ul>
+          <p className="mt-3 text-xs text-muted-foreground" data-testid="freshness">
+            {freshnessText(percentByLocation[location], updatedAt)}
+          </p>
         </div>
         <div className="relative hidden aspect-[16/9] w-72 overflow-hidden rounded-2xl border shadow-lg md:block lg:w-96">
           <Image src={image} alt="" fill unoptimized priority sizes="384px" className="object-cover" />

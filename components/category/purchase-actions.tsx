@@ -9,6 +9,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
+import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
 import { isDownloadKey } from "@/lib/orders/key";
 import type { LeadPackage } from "@/lib/packages";
 import { isClosedStatus, isPaymentComplete } from "@/lib/payments/status";
@@ -26,8 +27,10 @@ import {
 } from "@/lib/queries/use-payment";
 
 export type PurchaseActionsProps = {
+  /** `count`: the leads available in `location`. */
   category: { _id: string; title: string; count: number };
   pkg: LeadPackage;
+  location: Location;
 };
 
 // Spec section 4: polling every 10 seconds, at most 30 attempts (5 minutes).
@@ -67,7 +70,7 @@ const CLOSED_TEXT: Record<string, string> = {
 };
 
 /** Buy Now, then payment status, Check Status / Reopen Payment, and the downloads once paid. */
-export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
+export function PurchaseActions({ category, pkg, location }: PurchaseActionsProps) {
   const createPayment = useCreatePayment();
   const [payment, setPayment] = useState<PaymentContext | null>(null);
   const [status, setStatus] = useState("pending");
@@ -195,12 +198,13 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
     const current = ++generation.current;
     const resume = async () => {
       const back = readProviderReturn();
-      const stored = loadPayment(category._id, pkg.id);
+      const stored = loadPayment(category._id, pkg.id, location);
       const context: PaymentContext | null = back.key
         ? {
             paymentId: back.key,
             categoryId: category._id,
             packageType: pkg.id,
+            location,
             invoiceUrl: stored?.paymentId === back.key ? stored.invoiceUrl : undefined,
           }
         : stored;
@@ -233,7 +237,7 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
       generation.current += 1;
       clearTimeout(timer.current);
     };
-  }, [category._id, pkg.id, check, startPolling]);
+  }, [category._id, pkg.id, location, check, startPolling]);
 
   const buy = () => {
     setCreateError(null);
@@ -249,6 +253,7 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
         leadTitle: category.title,
         categoryId: category._id,
         selectedPackage: pkg.id,
+        location,
         ...(email.trim() ? { email: email.trim() } : {}),
       },
       {
@@ -263,6 +268,7 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
             paymentId: created.paymentId,
             categoryId: category._id,
             packageType: pkg.id,
+            location,
             invoiceUrl: created.invoiceUrl,
           };
           savePayment(context);
@@ -390,7 +396,8 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
     <div className="space-y-2">
       {unavailable && (
         <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" role="note">
-          Not available: {category.title} has {category.count.toLocaleString("en-US")} leads, fewer than the{" "}
+          Not available: {category.title} has {category.count.toLocaleString("en-US")} leads
+          {location === DEFAULT_LOCATION ? "" : ` in the ${LOCATION_NAMES[location]}`}, fewer than the{" "}
           {pkg.leadsLabel} this package includes. Choose a smaller package or request custom leads.
         </p>
       )}

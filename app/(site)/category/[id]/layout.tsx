@@ -24,7 +24,9 @@ export default async function CategoryLayout({
       <CategoryHero
         title={category.title}
         description={category.description}
-        count={category.count}
+        countByLocation={category.countByLocation}
+        percentByLocation={category.verifiedRecentlyPercentByLocation}
+        updatedAt={category.updatedAt}
         image={await loadCategoryImage(category._id)}
       />
       {children}

@@ -10,6 +10,7 @@ import { JsonLd } from "@/components/site/json-ld";
 import { pageMetadata } from "@/components/site/metadata";
 import { SITE_NAME } from "@/components/site/site-config";
 import { siteUrl } from "@/components/site/site-url";
+import { DEFAULT_LOCATION, LOCATION_NAMES, listTitle, locationFrom } from "@/lib/categories/location";
 import { listLeadPreviews } from "@/lib/leads/previews";
 import { PACKAGES, getPackage } from "@/lib/packages";
 
@@ -20,37 +21,48 @@ type Props = {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
+function categoryPath(id: string, location: string): string {
+  return location === DEFAULT_LOCATION ? `/category/${id}` : `/category/${id}?location=${location}`;
+}
+
 function packageFrom(searchParams: Record<string, string | string[] | undefined>) {
   const value = searchParams.package;
   return getPackage(Array.isArray(value) ? value[0] : value) ?? PACKAGES[0];
 }
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { id } = await params;
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
+  const [{ id }, query] = await Promise.all([params, searchParams]);
+  const location = locationFrom(query.location);
   const category = await loadCategory(id).catch((error: unknown) => {
     // The page itself reports the failure (error.tsx); metadata falls back to the site's.
     console.error("Category metadata: could not read the category", error);
     return undefined;
   });
   if (!category) return { title: category === null ? "Category Not Found" : "Lead Category" };
-  const title = `${category.title} Professionals - USA: Verified B2B Leads`;
-  const description = `Buy verified ${category.title} professional leads in the USA: ${category.count.toLocaleString("en-US")} contacts available, 93% accuracy, updated weekly, instant CSV & Excel download from $10.`;
-  return pageMetadata({ title, description, path: `/category/${category._id}` });
+  const title = `${listTitle(category.title, location)}: Verified B2B Leads`;
+  const description = `Buy verified ${category.title} professional leads in the ${location}: ${category.countByLocation[location].toLocaleString("en-US")} contacts available, 93% accuracy, updated weekly, instant CSV & Excel download from $10.`;
+  return pageMetadata({ title, description, path: categoryPath(category._id, location) });
 }
 
 export default async function CategoryPage({ params, searchParams }: Props) {
   const [{ id }, query] = await Promise.all([params, searchParams]);
   const pkg = packageFrom(query);
+  const location = locationFrom(query.location);
   // Already read (and checked) by the layout within this request.
   const category = await loadCategory(id);
-  if (!category) notFound();
+  // A category is not offered in a country where it has no leads.
+  if (!category || category.countByLocation[location] === 0) notFound();
+  const count = category.countByLocation[location];
 
-  const previews = await listLeadPreviews({ categoryId: category._id, page: 1, pageSize: SAMPLE_ROWS }).catch(
-    (error: unknown) => {
-      console.error("Category page: could not read lead previews", error);
-      return null;
-    },
-  );
+  const previews = await listLeadPreviews({
+    categoryId: category._id,
+    location,
+    page: 1,
+    pageSize: SAMPLE_ROWS,
+  }).catch((error: unknown) => {
+    console.error("Category page: could not read lead previews", error);
+    return null;
+  });
   const sampleRows: SampleRow[] = (previews?.leads ?? []).map((lead) => ({
     name: lead.name,
     title: lead.title,
@@ -60,20 +72,22 @@ export default async function CategoryPage({ params, searchParams }: Props) {
 
   const base = siteUrl();
   const image = await loadCategoryImage(category._id);
-  const buyer = { _id: category._id, title: category.title, count: category.count };
+  const buyer = { _id: category._id, title: category.title, count };
+  const place = location === DEFAULT_LOCATION ? "" : `&location=${location}`;
 
   return (
     <>
       {/* The hero is rendered by the layout, above the loading state. */}
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-10 sm:px-6 lg:grid-cols-[minmax(0,1fr)_380px] lg:px-8 lg:py-14">
         <StickyWhenFits className="space-y-6 lg:col-start-2 lg:row-start-1 lg:self-start">
-          <PurchaseCard category={buyer} pkg={pkg} />
+          <PurchaseCard category={buyer} pkg={pkg} location={location} />
           <HelpCard />
         </StickyWhenFits>
         <div className="min-w-0 space-y-12 lg:col-start-1 lg:row-start-1">
           <CategorySections
             title={category.title}
-            count={category.count}
+            count={count}
+            location={location}
             pkg={pkg}
             sample={<LeadSampleTable rows={sampleRows} />}
           />
@@ -84,24 +98,23 @@ export default async function CategoryPage({ params, searchParams }: Props) {
           {
             "@context": "https://schema.org",
             "@type": "Product",
-            name: `${category.title} Professionals - USA`,
+            name: listTitle(category.title, location),
             description:
               category.description ||
-              `Verified B2B contact list of ${category.title} professionals in the United States.`,
+              `Verified B2B contact list of ${category.title} professionals in the ${LOCATION_NAMES[location]}.`,
             image: `${base}${image}`,
-            url: `${base}/category/${category._id}`,
+            url: `${base}${categoryPath(category._id, location)}`,
             category: "B2B lead lists",
+            ...(category.updatedAt ? { dateModified: category.updatedAt } : {}),
             brand: { "@type": "Brand", name: SITE_NAME },
             offers: PACKAGES.map((option) => ({
               "@type": "Offer",
               name: option.title,
               price: option.price.toFixed(2),
               priceCurrency: "USD",
-              url: `${base}/category/${category._id}?package=${option.id}`,
+              url: `${base}/category/${category._id}?package=${option.id}${place}`,
               availability:
-                category.count >= option.leadCount
-                  ? "https://schema.org/InStock"
-                  : "https://schema.org/OutOfStock",
+                count >= option.leadCount ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
               eligibleQuantity: { "@type": "QuantitativeValue", value: option.leadCount, unitText: "leads" },
             })),
           },
