@@ -2,9 +2,9 @@ import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { Providers } from "@/app/providers";
 import { LazyToaster } from "@/components/ui/lazy-toaster";
-import { SITE_DESCRIPTION, SITE_NAME, SITE_TAGLINE } from "@/components/site/site-config";
+import { SITE_DESCRIPTION, SITE_NAME, SITE_TAGLINE } from "@/lib/site";
 import { pageMetadata } from "@/components/site/metadata";
-import { siteUrl } from "@/components/site/site-url";
+import { siteUrl } from "@/lib/env";
 import "./globals.css";
 
 // A function, so pages rendered per request use the deployed PUBLIC_BASE_URL, not the build's.

@@ -1,5 +1,5 @@
 import type { MetadataRoute } from "next";
-import { siteUrl } from "@/components/site/site-url";
+import { siteUrl } from "@/lib/env";
 
 // Per request, so the sitemap address follows the deployed PUBLIC_BASE_URL.
 export const dynamic = "force-dynamic";

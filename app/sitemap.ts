@@ -1,6 +1,6 @@
 import type { MetadataRoute } from "next";
-import { siteUrl } from "@/components/site/site-url";
-import { listCategories } from "@/lib/leads/categories";
+import { siteUrl } from "@/lib/env";
+import { listCategories } from "@/lib/categories/public";
 
 // Lists live categories, so it is built per request and never at build time.
 export const dynamic = "force-dynamic";

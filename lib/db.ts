@@ -2,7 +2,7 @@ import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Pool, type PoolClient } from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { env } from "@/lib/env";
+import { databaseUrl } from "@/lib/env";
 
 // One pg pool per process, shared by Prisma (through its adapter) and by the few raw-SQL paths
 // that need COPY, cursors or bulk statements. Kept on globalThis so dev reloads reuse it.
@@ -13,7 +13,7 @@ export function pool(): Pool {
     // A bounded wait for a connection: during an outage requests fail fast (503) instead of
     // queueing forever.
     globalForDb.pool = new Pool({
-      connectionString: env().DATABASE_URL,
+      connectionString: databaseUrl(),
       max: 10,
       connectionTimeoutMillis: 10_000,
     });
@@ -44,7 +44,7 @@ function watchConnections(target: Pool, label: string): void {
 export function copyPool(): Pool {
   if (!globalForDb.copyPool) {
     globalForDb.copyPool = new Pool({
-      connectionString: env().DATABASE_URL,
+      connectionString: databaseUrl(),
       max: 10,
       idleTimeoutMillis: 5000,
       allowExitOnIdle: true,

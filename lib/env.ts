@@ -6,7 +6,8 @@ import { productionRefusal } from "@/lib/production-rules";
 // modules without any runtime configuration, and must not fail for it.
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  DATABASE_URL: z.string().min(1, "DATABASE_URL is required (npm start sets it in embedded mode)"),
+  // Optional here so that a build (which has no database) can read the rest; databaseUrl() requires it.
+  DATABASE_URL: z.string().min(1).optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   APP_SECRET: z.string().min(32, "APP_SECRET must be at least 32 characters").optional(),
   ADMIN_EMAIL: z.email().optional(),
@@ -49,7 +50,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new Error(`Invalid environment configuration:\n${problems.join("\n")}`);
   }
   const parsed = result.data;
-  if (parsed.NODE_ENV === "production") {
+  // A production server has a database; a build (production, no database) reads only the rest.
+  if (parsed.NODE_ENV === "production" && parsed.DATABASE_URL) {
     const refusal = productionRefusal(parsed);
     if (refusal) throw new Error(refusal);
   }
@@ -64,4 +66,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;
+}
+
+export function databaseUrl(): string {
+  const url = env().DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is required (npm start sets it in embedded mode)");
+  return url;
+}
+
+/** The public origin for links in pages, mails, metadata and the sitemap, without a trailing slash. */
+export function siteUrl(): string {
+  return env().PUBLIC_BASE_URL;
 }

@@ -13,11 +13,11 @@ import { WhyUs } from "@/components/site/home/why-us";
 import { pageMetadata } from "@/components/site/metadata";
 import { HashScroll } from "@/components/site/hash-scroll";
 import { JsonLd } from "@/components/site/json-ld";
-import { SITE_DESCRIPTION, SITE_NAME, SITE_TAGLINE } from "@/components/site/site-config";
-import { siteUrl } from "@/components/site/site-url";
-import { listCategories } from "@/lib/leads/categories";
-import { makeQueryClient } from "@/lib/queries/query-client";
-import { categoriesQueryKey } from "@/lib/queries/use-categories";
+import { SITE_DESCRIPTION, SITE_NAME, SITE_TAGLINE } from "@/lib/site";
+import { siteUrl } from "@/lib/env";
+import { listCategories } from "@/lib/categories/public";
+import { makeQueryClient } from "@/lib/client/query-client";
+import { categoriesQueryKey } from "@/lib/client/use-categories";
 
 export const dynamic = "force-dynamic";
 

@@ -8,7 +8,7 @@ import { ImportDialog } from "@/components/admin/import-dialog";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useAdminCategories } from "@/lib/queries/use-admin";
+import { useAdminCategories } from "@/lib/client/use-admin";
 import type { CategoryDto } from "@/lib/schemas/category";
 
 export function CategoriesTab() {

@@ -15,8 +15,8 @@ import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
-import { HttpError } from "@/lib/queries/fetcher";
-import { useCreateCategory, useDeleteCategory, useUpdateCategory } from "@/lib/queries/use-admin";
+import { HttpError } from "@/lib/client/fetcher";
+import { useCreateCategory, useDeleteCategory, useUpdateCategory } from "@/lib/client/use-admin";
 import { categoryCreateSchema } from "@/lib/schemas/admin";
 import type { CategoryDto } from "@/lib/schemas/category";
 

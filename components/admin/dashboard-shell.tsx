@@ -13,13 +13,8 @@ import { Sidebar, SidebarDrawer } from "@/components/admin/sidebar";
 import { isTab, TAB_TITLES, type Tab } from "@/components/admin/tabs";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
-import {
-  AUTO_REFRESH_MS,
-  useAdminCategories,
-  useAdminSettings,
-  useAdminStats,
-} from "@/lib/queries/use-admin";
-import { ADMIN_UNAUTHORIZED_EVENT, clearAdminToken, getAdminToken } from "@/lib/queries/use-admin-token";
+import { AUTO_REFRESH_MS, useAdminCategories, useAdminSettings, useAdminStats } from "@/lib/client/use-admin";
+import { ADMIN_UNAUTHORIZED_EVENT, clearAdminToken, getAdminToken } from "@/lib/client/use-admin-token";
 
 /** The dashboard renders nothing of the admin's data until a token is known to exist. */
 export function DashboardShell() {

@@ -14,7 +14,7 @@ import {
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Progress } from "@/components/ui/progress";
-import { useImportLeads } from "@/lib/queries/use-admin";
+import { useImportLeads } from "@/lib/client/use-admin";
 import type { ImportReport } from "@/lib/schemas/admin";
 import type { CategoryDto } from "@/lib/schemas/category";
 

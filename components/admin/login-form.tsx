@@ -9,8 +9,8 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
-import { apiFetch, HttpError } from "@/lib/queries/fetcher";
-import { setAdminToken } from "@/lib/queries/use-admin-token";
+import { apiFetch, HttpError } from "@/lib/client/fetcher";
+import { setAdminToken } from "@/lib/client/use-admin-token";
 
 export function LoginForm() {
   const router = useRouter();

@@ -27,7 +27,7 @@ import type { Tab } from "@/components/admin/tabs";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useAdminRequests, useAdminSales, useAdminStats } from "@/lib/queries/use-admin";
+import { useAdminRequests, useAdminSales, useAdminStats } from "@/lib/client/use-admin";
 import type { StatsDto } from "@/lib/schemas/admin";
 
 const RECENT = 5;

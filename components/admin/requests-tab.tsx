@@ -20,8 +20,8 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/use-toast";
-import { useAdminRequests, useUpdateRequestStatus } from "@/lib/queries/use-admin";
-import { adminDownload } from "@/lib/queries/use-admin-token";
+import { useAdminRequests, useUpdateRequestStatus } from "@/lib/client/use-admin";
+import { adminDownload } from "@/lib/client/use-admin-token";
 import type { RequestDto } from "@/lib/schemas/admin";
 
 const PAGE_SIZE = 50;

@@ -14,8 +14,8 @@ import {
 } from "@/components/ui/dialog";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
-import { HttpError } from "@/lib/queries/fetcher";
-import { useAdminSale, useSaleAction } from "@/lib/queries/use-admin";
+import { HttpError } from "@/lib/client/fetcher";
+import { useAdminSale, useSaleAction } from "@/lib/client/use-admin";
 import type { SaleDetailDto } from "@/lib/schemas/admin";
 
 function failure(error: unknown): string {

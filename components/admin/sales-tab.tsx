@@ -13,8 +13,8 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Spinner } from "@/components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/use-toast";
-import { useAdminSales } from "@/lib/queries/use-admin";
-import { adminDownload } from "@/lib/queries/use-admin-token";
+import { useAdminSales } from "@/lib/client/use-admin";
+import { adminDownload } from "@/lib/client/use-admin-token";
 import { SALE_FILTERS, type SaleFilter } from "@/lib/schemas/admin";
 
 const PAGE_SIZE = 50;

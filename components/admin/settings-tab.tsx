@@ -9,8 +9,8 @@ import { Label } from "@/components/ui/label";
 import { Separator } from "@/components/ui/separator";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
-import { useAdminSettings, useChangePassword, useUpdateSettings } from "@/lib/queries/use-admin";
-import { setAdminToken } from "@/lib/queries/use-admin-token";
+import { useAdminSettings, useChangePassword, useUpdateSettings } from "@/lib/client/use-admin";
+import { setAdminToken } from "@/lib/client/use-admin-token";
 import { MIN_PASSWORD_LENGTH, type SettingsDto, type SettingsUpdate } from "@/lib/schemas/admin";
 
 export function SettingsTab() {

@@ -12,8 +12,8 @@ import { toast } from "@/components/ui/use-toast";
 import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
 import { isDownloadKey } from "@/lib/orders/key";
 import type { LeadPackage } from "@/lib/packages";
-import { isClosedStatus, isPaymentComplete } from "@/lib/payments/status";
-import { HttpError } from "@/lib/queries/fetcher";
+import { isClosedStatus, isPaymentComplete } from "@/lib/orders/status";
+import { HttpError } from "@/lib/client/fetcher";
 import {
   cancelCheckout,
   claimAutoDownload,
@@ -24,7 +24,7 @@ import {
   startDownload,
   useCreatePayment,
   type PaymentContext,
-} from "@/lib/queries/use-payment";
+} from "@/lib/client/use-payment";
 
 export type PurchaseActionsProps = {
   /** `count`: the leads available in `location`. */

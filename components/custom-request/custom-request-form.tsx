@@ -11,8 +11,8 @@ import { Spinner } from "@/components/ui/spinner";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
-import { HttpError } from "@/lib/queries/fetcher";
-import { useSubmitCustomRequest } from "@/lib/queries/use-custom-request";
+import { HttpError } from "@/lib/client/fetcher";
+import { useSubmitCustomRequest } from "@/lib/client/use-custom-request";
 import {
   CUSTOM_REQUEST_DEFAULTS,
   INDUSTRIES,

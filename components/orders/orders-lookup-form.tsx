@@ -6,8 +6,8 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
-import { useOrderLookup } from "@/lib/queries/use-orders";
-import { HttpError } from "@/lib/queries/fetcher";
+import { useOrderLookup } from "@/lib/client/use-orders";
+import { HttpError } from "@/lib/client/fetcher";
 
 /** Find my orders: asks for a sign-in link to the orders bought with an email address. */
 export function OrdersLookupForm() {

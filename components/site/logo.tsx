@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { cn } from "@/lib/utils";
-import { SITE_NAME } from "@/components/site/site-config";
+import { SITE_NAME } from "@/lib/site";
 
 export function LogoMark({ className }: { className?: string }) {
   return (

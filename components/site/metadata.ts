@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { SITE_NAME, SITE_TAGLINE } from "@/components/site/site-config";
+import { SITE_NAME, SITE_TAGLINE } from "@/lib/site";
 
 const OG_IMAGE = { url: "/og-image.jpg", width: 1200, height: 630, alt: `${SITE_NAME}: ${SITE_TAGLINE}` };
 

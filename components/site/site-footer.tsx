@@ -2,13 +2,7 @@ import Link from "next/link";
 import { LogoMark } from "@/components/site/logo";
 import { NewsletterForm } from "@/components/site/newsletter-form";
 import { FacebookIcon, InstagramIcon, LinkedInIcon, XBrandIcon } from "@/components/site/social-icons";
-import {
-  CONTACT_EMAIL,
-  LEGAL_LINKS,
-  NAV_LINKS,
-  RESOURCE_LINKS,
-  SITE_NAME,
-} from "@/components/site/site-config";
+import { CONTACT_EMAIL, LEGAL_LINKS, NAV_LINKS, RESOURCE_LINKS, SITE_NAME } from "@/lib/site";
 
 const SOCIAL_LINKS = [
   { label: "LinkedIn", href: "https://www.linkedin.com/", Icon: LinkedInIcon },

@@ -5,7 +5,7 @@ import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Logo } from "@/components/site/logo";
-import { NAV_LINKS } from "@/components/site/site-config";
+import { NAV_LINKS } from "@/lib/site";
 import { handleAnchorClick } from "@/components/site/scroll";
 import { cn } from "@/lib/utils";
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { badRequest, tooLarge } from "@/lib/api/errors";
+import { badRequest, tooLarge } from "@/lib/errors";
 
 // Request bodies are read with a ceiling: Next.js puts no size limit on route handlers, and an
 // unauthenticated route (sign-in, a purchase, a custom request) must not buffer whatever arrives.

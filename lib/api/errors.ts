@@ -1,26 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { BusyError } from "@/lib/concurrency";
-
-/** A failure the caller should hear about, with the status decisions.md assigns to it. */
-export class AppError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly errors?: Record<string, string>,
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
-  }
-}
-
-export const badRequest = (message: string, errors?: Record<string, string>) =>
-  new AppError(400, message, errors);
-export const unauthorized = (message = "Authentication required") => new AppError(401, message);
-export const notFound = (message = "Not found") => new AppError(404, message);
-export const conflict = (message: string) => new AppError(409, message);
-export const tooLarge = (message: string, errors?: Record<string, string>) =>
-  new AppError(413, message, errors);
+import { AppError } from "@/lib/errors";
 
 // What a lost or unreachable database looks like, from pg (socket errors, PostgreSQL's connection
 // and shutdown SQLSTATEs), from the pool, and from Prisma (its codes, its adapter's error kinds).

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { withTransaction } from "@/lib/db";
 
 // Sliding-window limits kept in PostgreSQL (throttle_events), so every app instance sharing the

@@ -1,7 +1,7 @@
 import "server-only";
 import type { PoolClient } from "pg";
 import { db, pool, withTransaction } from "@/lib/db";
-import { AppError, badRequest } from "@/lib/api/errors";
+import { AppError, badRequest } from "@/lib/errors";
 import { BusyError } from "@/lib/concurrency";
 import { deviceCookie, trustedDevice } from "@/lib/auth/device";
 import { passwordChecksSaturated } from "@/lib/auth/password";
@@ -28,7 +28,7 @@ const DUMMY_HASH = "$2b$12$akys.q3eGmTuv8W0x9xO1uAqbtxqy9EooUVFmc4TOITbRFa2zMoh.
 
 const invalidCredentials = () => new AppError(401, "Invalid credentials");
 
-// Namespace of this module's advisory locks (see lib/requests/store.ts for another).
+// Namespace of this module's advisory locks (see lib/custom-requests/store.ts for another).
 const LOGIN_LOCK = 5_302;
 
 /** Who is trying: their address, and the device id when they hold a valid cookie for the email. */

@@ -3,7 +3,7 @@ import { jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { unauthorized } from "@/lib/api/errors";
+import { unauthorized } from "@/lib/errors";
 
 export { hashPassword, verifyPassword } from "@/lib/auth/password";
 

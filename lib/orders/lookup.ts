@@ -7,7 +7,7 @@ import { queueMail } from "@/lib/mail/outbox";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { orderListingMail } from "@/lib/orders/mails";
 import { toOrderSummary } from "@/lib/orders/summary";
-import { orderViewSelect, toOrderView, type Caller } from "@/lib/payments/orders";
+import { orderViewSelect, toOrderView, type Caller } from "@/lib/orders/checkout";
 import type { OrderSummary } from "@/lib/schemas/orders";
 
 // Find my orders (decisions.md 8.1): an email address gets a signed sign-in link, valid one hour,

@@ -2,8 +2,8 @@ import "server-only";
 import { pruneThrottleEvents } from "@/lib/api/throttle";
 import { db, withTransaction } from "@/lib/db";
 import { getPaymentProvider } from "@/lib/payments";
-import { CLOSED_STATUSES } from "@/lib/payments/status";
-import { orderViewSelect, refreshFromProvider, toOrderView } from "@/lib/payments/orders";
+import { CLOSED_STATUSES } from "@/lib/orders/status";
+import { orderViewSelect, refreshFromProvider, toOrderView } from "@/lib/orders/checkout";
 
 // Background upkeep of orders: abandoned checkouts expire, and orders whose payment the provider
 // knows are re-checked, because callbacks can be lost (or never reach a local install).

@@ -1,6 +1,6 @@
 import "server-only";
-import { notFound } from "@/lib/api/errors";
-import { findByKey, type Caller, type OrderView } from "@/lib/payments/orders";
+import { notFound } from "@/lib/errors";
+import { findByKey, type Caller, type OrderView } from "@/lib/orders/checkout";
 import type { OrderSummary } from "@/lib/schemas/orders";
 
 /** The buyer's view of an order: what the order page shows and `GET /api/orders/{key}` answers. */

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { conflict } from "@/lib/api/errors";
+import { conflict } from "@/lib/errors";
 import { getSettings } from "@/lib/settings";
 import { decryptSecret, encryptSecret, maskSecret } from "@/lib/settings/crypto";
 import type { SettingsDto, SettingsUpdate } from "@/lib/schemas/admin";

@@ -14,7 +14,7 @@ process.env.CUSTOM_REQUEST_LIMIT = "20";
 const { POST } = await import("@/app/api/custom-request/route");
 const { db, pool } = await import("@/lib/db");
 const { getNotificationRecipient, getSettings } = await import("@/lib/settings");
-const { sanitizeFileName } = await import("@/lib/requests/files");
+const { sanitizeFileName } = await import("@/lib/custom-requests/files");
 
 const MB = 1024 * 1024;
 let ipCounter = 0;

@@ -1,6 +1,6 @@
 // How the browser reads our JSON errors: the precise reason for a refusal, nothing for a failure.
 import { describe, expect, it } from "vitest";
-import { HttpError } from "@/lib/queries/fetcher";
+import { HttpError } from "@/lib/client/fetcher";
 
 const body = (value: unknown) => JSON.stringify(value);
 

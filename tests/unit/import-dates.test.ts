@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mapHeader, parseVerifiedAt, toLead } from "@/lib/admin/import";
+import { mapHeader, parseVerifiedAt, toLead } from "@/lib/leads/import";
 
 const now = new Date("2026-06-01T12:00:00Z");
 const iso = (text: string, country: "USA" | "UK" = "USA") =>

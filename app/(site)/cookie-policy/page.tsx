@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { pageMetadata } from "@/components/site/metadata";
 import { LegalPage } from "@/components/site/legal/legal-page";
-import { PRIVACY_EMAIL } from "@/components/site/site-config";
+import { PRIVACY_EMAIL } from "@/lib/site";
 
 export const metadata: Metadata = pageMetadata({
   title: "Cookie Policy",

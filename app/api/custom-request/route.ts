@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { route } from "@/lib/api/handler";
 import { env } from "@/lib/env";
 import { clientAddress } from "@/lib/api/client-address";
-import { receiveCustomRequest } from "@/lib/requests/intake";
+import { receiveCustomRequest } from "@/lib/custom-requests/intake";
 
 // POST /api/custom-request - store a visitor's custom lead request (JSON, or multipart with files)
 export const POST = route({}, async ({ request }) => {

@@ -10,7 +10,7 @@ import { freshnessText } from "@/components/category/freshness";
 import { categoryImage } from "@/components/site/category-images";
 import { DEFAULT_LOCATION, listTitle, type Location } from "@/lib/categories/location";
 import type { LeadPackage } from "@/lib/packages";
-import type { PublicCategory } from "@/lib/queries/use-categories";
+import type { PublicCategory } from "@/lib/client/use-categories";
 
 const number = new Intl.NumberFormat("en-US");
 

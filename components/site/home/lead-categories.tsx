@@ -9,8 +9,8 @@ import { CategoryCard, CategoryCardSkeleton } from "@/components/site/home/categ
 import { PackageSelector } from "@/components/site/home/package-selector";
 import { DEFAULT_LOCATION, LOCATIONS, LOCATION_NAMES, type Location } from "@/lib/categories/location";
 import { PACKAGES, getPackage, type PackageId } from "@/lib/packages";
-import { HttpError } from "@/lib/queries/fetcher";
-import { useCategories } from "@/lib/queries/use-categories";
+import { HttpError } from "@/lib/client/fetcher";
+import { useCategories } from "@/lib/client/use-categories";
 
 /** Spec: 6 skeleton cards while the categories load. */
 export const SKELETON_CARDS = 6;

@@ -1,10 +1,5 @@
 import Link from "next/link";
-import {
-  CONTACT_EMAIL,
-  LEGAL_LAST_UPDATED,
-  LEGAL_LINKS,
-  POSTAL_ADDRESS,
-} from "@/components/site/site-config";
+import { CONTACT_EMAIL, LEGAL_LAST_UPDATED, LEGAL_LINKS, POSTAL_ADDRESS } from "@/lib/site";
 
 /** Shared frame of the three legal pages: title, last-updated date, readable prose, contact block. */
 export function LegalPage({

@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { CategoryHero } from "@/components/category/category-hero";
-import { loadCategory, loadCategoryImage } from "@/components/category/load-category";
+import { loadCategory, loadCategoryImage } from "@/lib/categories/load";
 
 // The existence check lives above the page's loading state, so it runs before anything is sent:
 // an unknown category answers with a real 404 status (category/not-found.tsx), and a database

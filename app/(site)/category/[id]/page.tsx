@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { loadCategory, loadCategoryImage } from "@/components/category/load-category";
+import { loadCategory, loadCategoryImage } from "@/lib/categories/load";
 import { CategorySections } from "@/components/category/category-sections";
 import { HelpCard } from "@/components/category/help-card";
 import { LeadSampleTable, SAMPLE_ROWS, type SampleRow } from "@/components/category/lead-sample-table";
@@ -8,8 +8,8 @@ import { PurchaseCard } from "@/components/category/purchase-card";
 import { StickyWhenFits } from "@/components/category/sticky-when-fits";
 import { JsonLd } from "@/components/site/json-ld";
 import { pageMetadata } from "@/components/site/metadata";
-import { SITE_NAME } from "@/components/site/site-config";
-import { siteUrl } from "@/components/site/site-url";
+import { SITE_NAME } from "@/lib/site";
+import { siteUrl } from "@/lib/env";
 import { DEFAULT_LOCATION, LOCATION_NAMES, listTitle, locationFrom } from "@/lib/categories/location";
 import { listLeadPreviews } from "@/lib/leads/previews";
 import { PACKAGES, getPackage } from "@/lib/packages";

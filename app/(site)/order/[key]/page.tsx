@@ -4,7 +4,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { OrderDetails } from "@/components/orders/order-details";
 import { clientAddress } from "@/lib/api/client-address";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { orderSummary } from "@/lib/orders/summary";
 import { orderKeyParams, type OrderSummary } from "@/lib/schemas/orders";
 

@@ -1,8 +1,8 @@
 // GET /api/admin/categories - every category with its lead count
 // POST /api/admin/categories - create a category
 import { route } from "@/lib/api/handler";
-import { createCategory } from "@/lib/admin/categories";
-import { listAllCategories } from "@/lib/leads/categories";
+import { createCategory } from "@/lib/categories/admin";
+import { listAllCategories } from "@/lib/categories/public";
 import { categoryCreateSchema } from "@/lib/schemas/admin";
 
 export const GET = route({ admin: true }, async () =>

@@ -1,6 +1,6 @@
 // GET /api/admin/requests - a page of custom requests by date (X-Total-Count carries the total)
 import { route } from "@/lib/api/handler";
-import { listRequests } from "@/lib/requests/admin";
+import { listRequests } from "@/lib/custom-requests/admin";
 import { listQuery } from "@/lib/schemas/admin";
 
 export const GET = route({ admin: true, query: listQuery }, async ({ query }) => {

@@ -1,6 +1,6 @@
 // GET /api/admin/sales - a page of sales by date, optionally ?status= (X-Total-Count carries the total)
 import { route } from "@/lib/api/handler";
-import { listSales } from "@/lib/admin/sales";
+import { listSales } from "@/lib/orders/admin";
 import { salesListQuery } from "@/lib/schemas/admin";
 
 export const GET = route({ admin: true, query: salesListQuery }, async ({ query }) => {

@@ -1,6 +1,6 @@
 import { route } from "@/lib/api/handler";
-import { notFound } from "@/lib/api/errors";
-import { findCategory } from "@/lib/leads/categories";
+import { notFound } from "@/lib/errors";
+import { findCategory } from "@/lib/categories/public";
 import { uuidParams } from "@/lib/schemas/common";
 
 // GET /api/categories/{id} - one category

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { route } from "@/lib/api/handler";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/errors";
 import { findLeadPreview } from "@/lib/leads/previews";
 
 const params = z.object({

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { route } from "@/lib/api/handler";
-import { notFound } from "@/lib/api/errors";
-import { findCategory } from "@/lib/leads/categories";
+import { notFound } from "@/lib/errors";
+import { findCategory } from "@/lib/categories/public";
 import { listLeadPreviews } from "@/lib/leads/previews";
 import { LOCATIONS } from "@/lib/categories/location";
 import { pagination } from "@/lib/schemas/common";

@@ -1,9 +1,9 @@
 import { route } from "@/lib/api/handler";
 import { readBoundedText } from "@/lib/api/body";
-import { badRequest, unauthorized } from "@/lib/api/errors";
+import { badRequest, unauthorized } from "@/lib/errors";
 import { env } from "@/lib/env";
 import { verifyIpnSignature } from "@/lib/payments/ipn";
-import { handleCallback } from "@/lib/payments/orders";
+import { handleCallback } from "@/lib/orders/checkout";
 import { providerPaymentSchema } from "@/lib/payments/provider";
 
 // POST /api/payment/ipn - NOWPayments callback, accepted only with a valid x-nowpayments-sig

@@ -1,7 +1,7 @@
 // PATCH /api/admin/categories/{id} - rename or describe a category
 // DELETE /api/admin/categories/{id} - delete a category and its leads (409 while it has sales)
 import { route } from "@/lib/api/handler";
-import { deleteCategory, updateCategory } from "@/lib/admin/categories";
+import { deleteCategory, updateCategory } from "@/lib/categories/admin";
 import { categoryUpdateSchema } from "@/lib/schemas/admin";
 import { uuidParams } from "@/lib/schemas/common";
 

@@ -1,5 +1,5 @@
 // GET /api/admin/requests/export - every custom request as a streamed CSV download
 import { route } from "@/lib/api/handler";
-import { exportRequests } from "@/lib/requests/admin";
+import { exportRequests } from "@/lib/custom-requests/admin";
 
 export const GET = route({ admin: true }, async () => exportRequests());

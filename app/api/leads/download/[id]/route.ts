@@ -3,7 +3,7 @@ import { route } from "@/lib/api/handler";
 import { PACKAGE_COLUMNS, orderLeadBatches } from "@/lib/leads/delivery";
 import { csvStream } from "@/lib/leads/export-csv";
 import { xlsxStream } from "@/lib/leads/export-xlsx";
-import { orderForDownload } from "@/lib/payments/orders";
+import { orderForDownload } from "@/lib/orders/checkout";
 import { downloadQuery, paymentIdParams } from "@/lib/schemas/payment";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { clientAddress } from "@/lib/api/client-address";
 import { route } from "@/lib/api/handler";
-import { paymentStatus } from "@/lib/payments/orders";
+import { paymentStatus } from "@/lib/orders/checkout";
 import { paymentIdParams, paymentStatusQuery } from "@/lib/schemas/payment";
 
 export const dynamic = "force-dynamic";

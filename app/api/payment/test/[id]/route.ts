@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { route } from "@/lib/api/handler";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/errors";
 import { findTestInvoice, testRedirect } from "@/lib/payments/test-invoice";
 import { paymentIdParams } from "@/lib/schemas/payment";
 

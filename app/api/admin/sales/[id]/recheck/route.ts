@@ -1,6 +1,6 @@
 // POST /api/admin/sales/{id}/recheck - ask the provider about the order's payment now
 import { route } from "@/lib/api/handler";
-import { recheckSale } from "@/lib/admin/sales";
+import { recheckSale } from "@/lib/orders/admin";
 import { uuidParams } from "@/lib/schemas/common";
 
 export const POST = route({ admin: true, params: uuidParams }, async ({ params }) => recheckSale(params.id));

@@ -1,12 +1,12 @@
 import "server-only";
-import { AppError, conflict, notFound } from "@/lib/api/errors";
+import { AppError, conflict, notFound } from "@/lib/errors";
 import { db, withTransaction } from "@/lib/db";
-import { csvResponse, dateStamp } from "@/lib/admin/csv";
+import { csvResponse, dateStamp } from "@/lib/api/csv-response";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { queueReceipt } from "@/lib/orders/receipt";
 import { getPaymentProvider } from "@/lib/payments";
-import { orderViewSelect, refreshFromProvider, toOrderView } from "@/lib/payments/orders";
-import { CLOSED_STATUSES } from "@/lib/payments/status";
+import { orderViewSelect, refreshFromProvider, toOrderView } from "@/lib/orders/checkout";
+import { CLOSED_STATUSES } from "@/lib/orders/status";
 import type { SaleDetailDto, SaleDto, SaleFilter, SalesListQuery } from "@/lib/schemas/admin";
 
 const saleSelect = {

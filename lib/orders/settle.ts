@@ -3,9 +3,9 @@ import type { PoolClient } from "pg";
 import { withTransaction } from "@/lib/db";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { queueReceipt } from "@/lib/orders/receipt";
-import { queueSaleNotification } from "@/lib/payments/notify";
+import { queueSaleNotification } from "@/lib/orders/sale-notification";
 import type { ProviderPayment } from "@/lib/payments/provider";
-import { isPaidStatus, statusRank } from "@/lib/payments/status";
+import { isPaidStatus, statusRank } from "@/lib/orders/status";
 
 const UNCOVERED_STATUS = "partially_paid";
 

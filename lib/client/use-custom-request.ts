@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/queries/fetcher";
+import { apiFetch } from "@/lib/client/fetcher";
 import {
   chosenPlatforms,
   type CustomRequestCreated,
@@ -51,7 +51,7 @@ export function useSubmitCustomRequest() {
   return useMutation({
     mutationFn: submitCustomRequest,
     // Spec section 7: a submission invalidates the cached custom-requests data (the admin lists,
-    // keyed under ["admin", "requests"] by lib/queries/use-admin.ts).
+    // keyed under ["admin", "requests"] by lib/client/use-admin.ts).
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["admin", "requests"] }),
   });
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Pool, PoolClient } from "pg";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 
 // Custom requests accepted per client address per hour, counted from the stored requests
 // themselves (custom_requests.client_ip + created_at is indexed for it): no second server, and

@@ -1,7 +1,7 @@
 // The admin token lives in local storage as `adminToken` (product spec section 3) and is sent as
 // `Authorization: Bearer {token}` only when present. A 401 from any admin call announces itself
 // with a window event so the dashboard can send the admin back to the login page.
-import { HttpError } from "@/lib/queries/fetcher";
+import { HttpError } from "@/lib/client/fetcher";
 
 export const ADMIN_TOKEN_KEY = "adminToken";
 export const ADMIN_UNAUTHORIZED_EVENT = "admin:unauthorized";

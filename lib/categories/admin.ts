@@ -1,8 +1,8 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { conflict, notFound } from "@/lib/api/errors";
-import { findAnyCategory } from "@/lib/leads/categories";
+import { conflict, notFound } from "@/lib/errors";
+import { findAnyCategory } from "@/lib/categories/public";
 import type { CategoryDto } from "@/lib/schemas/category";
 
 /**

@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/queries/fetcher";
+import { apiFetch } from "@/lib/client/fetcher";
 import type { CreatePaymentBody, CreatePaymentResponse, PaymentStatusResponse } from "@/lib/schemas/payment";
 
 // Client calls of the purchase flow (spec section 7).

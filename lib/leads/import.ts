@@ -3,7 +3,7 @@ import { Readable, type TransformCallback } from "node:stream";
 import busboy from "busboy";
 import { CsvError, Parser } from "csv-parse";
 import { pool } from "@/lib/db";
-import { AppError, badRequest, notFound } from "@/lib/api/errors";
+import { AppError, badRequest, notFound } from "@/lib/errors";
 import { insertLeadStream, type Country, type LeadInput } from "@/lib/leads/insert";
 import type { ImportReport } from "@/lib/schemas/admin";
 

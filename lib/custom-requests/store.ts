@@ -1,9 +1,9 @@
 import "server-only";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { withTransaction } from "@/lib/db";
-import { queueRequestMails } from "@/lib/requests/mail";
-import type { CheckedFile } from "@/lib/requests/files";
-import { assertWithinRateLimit } from "@/lib/requests/rate-limit";
+import { queueRequestMails } from "@/lib/custom-requests/mail";
+import type { CheckedFile } from "@/lib/custom-requests/files";
+import { assertWithinRateLimit } from "@/lib/custom-requests/rate-limit";
 import type { CustomRequest } from "@/lib/schemas/custom-request";
 
 // Arbitrary namespace for this module's advisory locks (the two-int form keeps it apart from

@@ -3,8 +3,9 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { declaredLength, readJsonBody } from "@/lib/api/body";
-import { AppError, badRequest, fieldErrors, tooLarge } from "@/lib/api/errors";
-import { checkFile, type CheckedFile } from "@/lib/requests/files";
+import { fieldErrors } from "@/lib/api/errors";
+import { AppError, badRequest, tooLarge } from "@/lib/errors";
+import { checkFile, type CheckedFile } from "@/lib/custom-requests/files";
 import {
   customRequestSchema,
   hasAcceptedExtension,

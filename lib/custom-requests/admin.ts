@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { notFound } from "@/lib/api/errors";
-import { csvResponse, dateStamp } from "@/lib/admin/csv";
+import { notFound } from "@/lib/errors";
+import { csvResponse, dateStamp } from "@/lib/api/csv-response";
 import type { ListQuery, RequestDto, RequestStatus } from "@/lib/schemas/admin";
 
 // The admin's side of custom requests: listing, status changes, exports and attachment downloads.

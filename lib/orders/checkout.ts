@@ -1,17 +1,17 @@
 import "server-only";
 import { z } from "zod";
-import { AppError, conflict, notFound } from "@/lib/api/errors";
+import { AppError, conflict, notFound } from "@/lib/errors";
 import { assertWithinLimit, takeToken } from "@/lib/api/throttle";
 import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { findCategory } from "@/lib/leads/categories";
+import { findCategory } from "@/lib/categories/public";
 import { DOWNLOAD_KEY_PATTERN } from "@/lib/orders/key";
 import { getPackage, type PackageId } from "@/lib/packages";
 import { getPaymentProvider } from "@/lib/payments";
 import { ProviderError, type PaymentProvider, type ProviderPayment } from "@/lib/payments/provider";
-import { applyPayment } from "@/lib/payments/settle";
-import { isFinalStatus } from "@/lib/payments/status";
+import { applyPayment } from "@/lib/orders/settle";
+import { isFinalStatus } from "@/lib/orders/status";
 
 // Orders and their payments. "Paid" is represented by `paidAt` being set (with `status` holding the
 // provider's status as-is, e.g. confirmed or finished); everything else is unpaid.

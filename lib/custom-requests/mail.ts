@@ -3,7 +3,7 @@ import { env } from "@/lib/env";
 import type { PoolClient } from "pg";
 import type { Mail } from "@/lib/mail";
 import { countRecentMails, queueMail } from "@/lib/mail/outbox";
-import type { StoredRequest } from "@/lib/requests/store";
+import type { StoredRequest } from "@/lib/custom-requests/store";
 import { INDUSTRIES, PLATFORMS, ROLES } from "@/lib/schemas/custom-request";
 import { getNotificationRecipient } from "@/lib/settings";
 
@@ -75,7 +75,7 @@ export function confirmationMail(request: StoredRequest): Mail {
 export const CONFIRMATION_KIND = "request-confirmation";
 /** Confirmations one address receives per 24 hours, however many requests name it. */
 export const MAX_CONFIRMATIONS_PER_DAY = 3;
-// Namespace of the per-recipient lock (see lib/requests/store.ts for another).
+// Namespace of the per-recipient lock (see lib/custom-requests/store.ts for another).
 const CONFIRMATION_LOCK = 5_303;
 
 /**

@@ -1,7 +1,7 @@
 import "server-only";
 import { cache } from "react";
 import { categoryImage } from "@/components/site/category-images";
-import { categoryPosition, findCategory } from "@/lib/leads/categories";
+import { categoryPosition, findCategory } from "@/lib/categories/public";
 import { uuidParams } from "@/lib/schemas/common";
 
 /**

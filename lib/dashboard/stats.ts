@@ -1,6 +1,6 @@
 import "server-only";
 import { pool } from "@/lib/db";
-import { CLOSED_STATUSES } from "@/lib/payments/status";
+import { CLOSED_STATUSES } from "@/lib/orders/status";
 import type { StatsDto } from "@/lib/schemas/admin";
 
 // Dashboard figures in three aggregate queries. A sale counts as confirmed (and as revenue, on

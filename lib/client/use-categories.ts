@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/queries/fetcher";
+import { apiFetch } from "@/lib/client/fetcher";
 import type { CategoryDto } from "@/lib/schemas/category";
 
 /**

@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/queries/fetcher";
+import { apiFetch } from "@/lib/client/fetcher";
 import type { OrderLookupBody } from "@/lib/schemas/orders";
 
 // Client calls of Find my orders.

@@ -1,9 +1,9 @@
 import "server-only";
 import { pool } from "@/lib/db";
 import { BusyError, Limiter } from "@/lib/concurrency";
-import { assertWithinRateLimit } from "@/lib/requests/rate-limit";
-import { storeCustomRequest, type StoredRequest } from "@/lib/requests/store";
-import { isUpload, readSubmission } from "@/lib/requests/submission";
+import { assertWithinRateLimit } from "@/lib/custom-requests/rate-limit";
+import { storeCustomRequest, type StoredRequest } from "@/lib/custom-requests/store";
+import { isUpload, readSubmission } from "@/lib/custom-requests/submission";
 
 // Receiving a custom request. An upload is held in memory from its first byte until it is stored
 // (up to 5 x 10 MB, plus the copies made on the way to PostgreSQL), so this process receives one

@@ -1,0 +1,22 @@
+/**
+ * A failure the caller should hear about, with its HTTP status (docs/product-rules.md). Domain code
+ * throws these; lib/api/errors.ts turns them into responses.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: Record<string, string>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, errors?: Record<string, string>) =>
+  new AppError(400, message, errors);
+export const unauthorized = (message = "Authentication required") => new AppError(401, message);
+export const notFound = (message = "Not found") => new AppError(404, message);
+export const conflict = (message: string) => new AppError(409, message);
+export const tooLarge = (message: string, errors?: Record<string, string>) =>
+  new AppError(413, message, errors);
