@@ -37,6 +37,11 @@ export function csvLine(values: unknown[], options?: CsvOptions): string {
   return `${values.map((value) => csvCell(value, options)).join(",")}\r\n`;
 }
 
+/** A CSV file's first line: a byte-order mark (so spreadsheets read UTF-8) and the header. */
+export function csvHead(header: string[], options?: CsvOptions): string {
+  return `\uFEFF${csvLine(header, options)}`;
+}
+
 /**
  * csvCell as an SQL expression over a text expression (repeated: keep it a column or a cheap
  * expression). The apostrophe never changes whether a cell needs quotes, so the quote test reads

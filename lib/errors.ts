@@ -20,3 +20,13 @@ export const notFound = (message = "Not found") => new AppError(404, message);
 export const conflict = (message: string) => new AppError(409, message);
 export const tooLarge = (message: string, errors?: Record<string, string>) =>
   new AppError(413, message, errors);
+
+/** 429 with the seconds to wait in Retry-After. */
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new AppError(429, message, undefined, { "Retry-After": String(retryAfterSeconds) });
+
+/** A wait for people: "1 minute", "5 minutes" (rounded up). */
+export function minutesText(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}

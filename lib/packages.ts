@@ -5,6 +5,73 @@ export type PackageId = (typeof PACKAGE_IDS)[number];
 
 export type FeatureObject = { included: boolean; text: string };
 
+/** A delivered column: the lead field (its SQL name) and the header the download gives it. */
+export type Column = { key: string; header: string };
+
+const STARTER_COLUMNS: Column[] = [
+  { key: "first_name", header: "First Name" },
+  { key: "last_name", header: "Last Name" },
+  { key: "job_title", header: "Title" },
+  { key: "company", header: "Company" },
+  { key: "email", header: "Email" },
+  { key: "phone", header: "Phone" },
+  { key: "city", header: "City" },
+  { key: "state", header: "State" },
+  { key: "country", header: "Country" },
+];
+const STANDARD_COLUMNS: Column[] = [
+  ...STARTER_COLUMNS,
+  { key: "profile_url", header: "Profile URL" },
+  { key: "industry", header: "Industry" },
+  { key: "company_size", header: "Company Size" },
+];
+const PREMIUM_COLUMNS: Column[] = [
+  ...STANDARD_COLUMNS,
+  { key: "seniority", header: "Seniority" },
+  { key: "department", header: "Department" },
+  { key: "company_website", header: "Company Website" },
+  { key: "company_revenue", header: "Company Revenue" },
+  { key: "verified_at", header: "Verified At" },
+];
+
+/** What each package's download holds, in file order. */
+export const PACKAGE_COLUMNS: Record<PackageId, Column[]> = {
+  starter: STARTER_COLUMNS,
+  standard: STANDARD_COLUMNS,
+  premium: PREMIUM_COLUMNS,
+};
+
+// The feature list is read off the columns, so a card can never promise a field the file lacks.
+const FEATURES: { text: string; columns: string[] }[] = [
+  { text: "Full name & job title", columns: ["first_name", "last_name", "job_title"] },
+  { text: "Verified business email", columns: ["email"] },
+  { text: "Phone number", columns: ["phone"] },
+  { text: "Company & location", columns: ["company", "city", "state", "country"] },
+  { text: "CSV & Excel download", columns: [] },
+  { text: "Profile URL", columns: ["profile_url"] },
+];
+const BASIC_INSIGHTS = ["industry", "company_size"];
+const ADVANCED_INSIGHTS = [...BASIC_INSIGHTS, "company_website", "company_revenue"];
+const PEOPLE_DETAILS = {
+  text: "Seniority, department & revenue",
+  columns: ["seniority", "department", "company_revenue"],
+};
+
+function featureObjects(columns: Column[]): FeatureObject[] {
+  const keys = new Set(columns.map((column) => column.key));
+  const has = (wanted: string[]) => wanted.every((key) => keys.has(key));
+  const insights = has(ADVANCED_INSIGHTS)
+    ? { included: true, text: "Advanced Industry Insights" }
+    : has(BASIC_INSIGHTS)
+      ? { included: true, text: "Basic Industry Insights" }
+      : { included: false, text: "Industry Insights" };
+  return [
+    ...FEATURES.map(({ text, columns: wanted }) => ({ included: has(wanted), text })),
+    insights,
+    { included: has(PEOPLE_DETAILS.columns), text: PEOPLE_DETAILS.text },
+  ];
+}
+
 export type LeadPackage = {
   id: PackageId;
   name: string;
@@ -12,23 +79,13 @@ export type LeadPackage = {
   subtitle: string;
   description: string;
   price: number;
-  leads: number;
   leadCount: number;
   /** How the lead count is written on the site ('20,000+' for premium). */
   leadsLabel: string;
   pricePerLead: number;
   isPopular: boolean;
-  features: string[];
   featureObjects: FeatureObject[];
-  benefits: string[];
 };
-
-const BASE_FEATURES = [
-  "Full name & job title",
-  "Verified business email",
-  "Phone number",
-  "Company & location",
-];
 
 export const PACKAGES: readonly LeadPackage[] = [
   {
@@ -38,19 +95,11 @@ export const PACKAGES: readonly LeadPackage[] = [
     subtitle: "Test a new market",
     description: "1,000 verified leads to validate a campaign before you scale it.",
     price: 10,
-    leads: 1000,
     leadCount: 1000,
     leadsLabel: "1,000",
     pricePerLead: 0.01,
     isPopular: false,
-    features: [...BASE_FEATURES, "CSV & Excel download"],
-    featureObjects: [
-      ...BASE_FEATURES.map((text) => ({ included: true, text })),
-      { included: true, text: "CSV & Excel download" },
-      { included: false, text: "Profile URL" },
-      { included: false, text: "Industry Insights" },
-    ],
-    benefits: ["Instant download", "Free replacement of invalid leads"],
+    featureObjects: featureObjects(STARTER_COLUMNS),
   },
   {
     id: "standard",
@@ -59,19 +108,11 @@ export const PACKAGES: readonly LeadPackage[] = [
     subtitle: "Our most popular choice",
     description: "10,000 verified leads with profile links and basic company insights.",
     price: 100,
-    leads: 10000,
     leadCount: 10000,
     leadsLabel: "10,000",
     pricePerLead: 0.01,
     isPopular: true,
-    features: [...BASE_FEATURES, "Profile URL", "Basic industry insights", "CSV & Excel download"],
-    featureObjects: [
-      ...BASE_FEATURES.map((text) => ({ included: true, text })),
-      { included: true, text: "CSV & Excel download" },
-      { included: true, text: "Profile URL" },
-      { included: true, text: "Basic Industry Insights" },
-    ],
-    benefits: ["Instant download", "Free replacement of invalid leads", "Industry and company size"],
+    featureObjects: featureObjects(STANDARD_COLUMNS),
   },
   {
     id: "premium",
@@ -80,29 +121,11 @@ export const PACKAGES: readonly LeadPackage[] = [
     subtitle: "Full market coverage",
     description: "20,000+ verified leads with advanced insights on every contact and company.",
     price: 200,
-    leads: 20000,
     leadCount: 20000,
     leadsLabel: "20,000+",
     pricePerLead: 0.01,
     isPopular: false,
-    features: [
-      ...BASE_FEATURES,
-      "Profile URL",
-      "Advanced industry insights",
-      "Seniority, department & revenue",
-      "CSV & Excel download",
-    ],
-    featureObjects: [
-      ...BASE_FEATURES.map((text) => ({ included: true, text })),
-      { included: true, text: "CSV & Excel download" },
-      { included: true, text: "Profile URL" },
-      { included: true, text: "Advanced Industry Insights" },
-    ],
-    benefits: [
-      "Instant download",
-      "Free replacement of invalid leads",
-      "Seniority, department, website and revenue",
-    ],
+    featureObjects: featureObjects(PREMIUM_COLUMNS),
   },
 ];
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { AppError } from "@/lib/errors";
+import { tooManyRequests } from "@/lib/errors";
 import { withTransaction } from "@/lib/db";
 
 // Sliding-window limits kept in PostgreSQL (throttle_events), so every app instance sharing the
@@ -40,7 +40,7 @@ export async function takeToken(limit: Limit): Promise<number | null> {
 export async function assertWithinLimit(limit: Limit, message: string): Promise<void> {
   const retryAfter = await takeToken(limit);
   if (retryAfter === null) return;
-  throw new AppError(429, message, undefined, { "Retry-After": String(retryAfter) });
+  throw tooManyRequests(message, retryAfter);
 }
 
 /** Drops attempts older than any window in use (the longest is a day). */

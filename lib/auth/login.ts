@@ -1,7 +1,7 @@
 import "server-only";
 import type { PoolClient } from "pg";
 import { db, pool, withTransaction } from "@/lib/db";
-import { AppError, badRequest } from "@/lib/errors";
+import { AppError, badRequest, minutesText, tooManyRequests } from "@/lib/errors";
 import { BusyError } from "@/lib/concurrency";
 import { deviceCookie, trustedDevice } from "@/lib/auth/device";
 import { passwordChecksSaturated } from "@/lib/auth/password";
@@ -120,13 +120,7 @@ function reserveAttempt(email: string, caller: Caller): Promise<{ id: string } |
 }
 
 function tooManyAttempts(retry: number): AppError {
-  const minutes = Math.ceil(retry / 60);
-  return new AppError(
-    429,
-    `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-    undefined,
-    { "Retry-After": String(retry) },
-  );
+  return tooManyRequests(`Too many failed sign-in attempts. Try again in ${minutesText(retry)}.`, retry);
 }
 
 /** Refuses at once when the password queue is full, before the attempt is counted against anyone. */

@@ -1,7 +1,8 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
-import { csvResponse, dateStamp } from "@/lib/api/csv-response";
+import { attachmentHeaders, CONTENT_TYPES, csvExport } from "@/lib/api/attachment";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ListQuery, RequestDto, RequestStatus } from "@/lib/schemas/admin";
 
 // The admin's side of custom requests: listing, status changes, exports and attachment downloads.
@@ -21,18 +22,7 @@ const requestSelect = {
   },
 } as const;
 
-type RequestRow = {
-  id: string;
-  name: string;
-  email: string;
-  industry: string;
-  role: string;
-  platform: string;
-  message: string;
-  status: RequestStatus;
-  createdAt: Date;
-  attachments: { id: string; fileName: string; contentType: string; size: number }[];
-};
+type RequestRow = Prisma.CustomRequestGetPayload<{ select: typeof requestSelect }>;
 
 function toDto(row: RequestRow): RequestDto {
   return {
@@ -76,28 +66,8 @@ export async function setRequestStatus(
   return toDto(await db().customRequest.update({ where: { id }, data: { status }, select: requestSelect }));
 }
 
-// Only these types are sent with their own content type; anything else goes out as bytes.
-const KNOWN_TYPES = new Set([
-  "application/pdf",
-  "application/msword",
-  "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  "text/csv",
-  "application/vnd.ms-excel",
-  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-]);
-
-/** A file name safe in a header and on any file system; the original (UTF-8) rides in filename*. */
-export function safeFileName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? "";
-  const cleaned = base
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .replace(/[^\w.\- ]+/g, "_")
-    .replace(/^[.\s]+/, "")
-    .trim()
-    .slice(-150);
-  return cleaned || "attachment";
-}
+// Only the accepted types are sent with their own content type; anything else goes out as bytes.
+const KNOWN_TYPES = new Set<string>(Object.values(CONTENT_TYPES));
 
 export async function attachmentResponse(requestId: string, attachmentId: string): Promise<Response> {
   const file = await db().attachment.findFirst({
@@ -105,51 +75,38 @@ export async function attachmentResponse(requestId: string, attachmentId: string
     select: { fileName: true, contentType: true, data: true },
   });
   if (!file) throw notFound("Attachment not found");
-  const ascii = safeFileName(file.fileName);
-  const utf8 = encodeURIComponent(file.fileName.split(/[\\/]/).pop() || ascii);
+  const contentType = KNOWN_TYPES.has(file.contentType) ? file.contentType : "application/octet-stream";
   return new Response(new Uint8Array(file.data), {
     headers: {
-      "content-type": KNOWN_TYPES.has(file.contentType) ? file.contentType : "application/octet-stream",
-      "content-disposition": `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`,
+      ...attachmentHeaders(file.fileName, contentType),
       "content-length": String(file.data.length),
-      "x-content-type-options": "nosniff",
-      "cache-control": "private, no-store",
       // Even if opened directly, the file gets no scripting and no origin.
       "content-security-policy": "sandbox; default-src 'none'",
     },
   });
 }
 
-const EXPORT_PAGE = 1000;
-
 export function exportRequests(): Response {
-  return csvResponse(
-    `custom-requests-${dateStamp()}.csv`,
-    ["Date", "Name", "Email", "Industry", "Role", "Platform", "Message", "Status", "Attachments"],
-    async function* () {
-      let cursor: string | undefined;
-      for (;;) {
-        const rows = await db().customRequest.findMany({
-          select: requestSelect,
-          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-          take: EXPORT_PAGE,
-          ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-        });
-        if (rows.length === 0) return;
-        yield rows.map((row) => [
-          row.createdAt,
-          row.name,
-          row.email,
-          row.industry,
-          row.role,
-          row.platform,
-          row.message,
-          row.status,
-          row.attachments.map((file) => file.fileName).join("; "),
-        ]);
-        if (rows.length < EXPORT_PAGE) return;
-        cursor = rows[rows.length - 1].id;
-      }
-    },
-  );
+  return csvExport({
+    name: "custom-requests",
+    header: ["Date", "Name", "Email", "Industry", "Role", "Platform", "Message", "Status", "Attachments"],
+    pageSize: 1000,
+    readPage: (page) =>
+      db().customRequest.findMany({
+        select: requestSelect,
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        ...page,
+      }),
+    cells: (row) => [
+      row.createdAt,
+      row.name,
+      row.email,
+      row.industry,
+      row.role,
+      row.platform,
+      row.message,
+      row.status,
+      row.attachments.map((file) => file.fileName).join("; "),
+    ],
+  });
 }

@@ -1,17 +1,9 @@
 import "server-only";
+import { CONTENT_TYPES } from "@/lib/api/attachment";
 import { fileExtension, type AcceptedExtension } from "@/lib/schemas/custom-request";
 
 // Attachment checks. The extension says what a file claims to be; the first bytes say what it is.
 // Both must agree before a file is stored, whatever way the visitor chose it.
-
-export const CONTENT_TYPES: Record<AcceptedExtension, string> = {
-  pdf: "application/pdf",
-  doc: "application/msword",
-  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  csv: "text/csv",
-  xls: "application/vnd.ms-excel",
-  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-};
 
 const PDF = Buffer.from("%PDF-", "latin1");
 // Compound File Binary (OLE2): the container of legacy .doc and .xls files.

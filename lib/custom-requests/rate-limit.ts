@@ -1,6 +1,6 @@
 import "server-only";
 import type { Pool, PoolClient } from "pg";
-import { AppError } from "@/lib/errors";
+import { minutesText, tooManyRequests } from "@/lib/errors";
 
 // Custom requests accepted per client address per hour, counted from the stored requests
 // themselves (custom_requests.client_ip + created_at is indexed for it): no second server, and
@@ -32,11 +32,8 @@ export async function assertWithinRateLimit(
   if (count + inFlight < limit) return;
   // Refused for uploads still in flight: a slot may free up as soon as one of them is refused.
   const seconds = count < limit ? 30 : Math.max(1, retry_after ?? 3600);
-  const minutes = Math.ceil(seconds / 60);
-  throw new AppError(
-    429,
-    `Too many requests from your address: at most ${limit} custom requests per hour. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-    undefined,
-    { "Retry-After": String(seconds) },
+  throw tooManyRequests(
+    `Too many requests from your address: at most ${limit} custom requests per hour. Please try again in ${minutesText(seconds)}.`,
+    seconds,
   );
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "@/lib/errors";
+import { tooManyRequests } from "@/lib/errors";
 import { withTransaction } from "@/lib/db";
 import { queueRequestMails } from "@/lib/custom-requests/mail";
 import type { CheckedFile } from "@/lib/custom-requests/files";
@@ -43,11 +43,9 @@ export async function storeCustomRequest(
         [RATE_LIMIT_LOCK, clientIp],
       );
       if (!lock[0].locked) {
-        throw new AppError(
-          429,
+        throw tooManyRequests(
           "Another request from your address is being stored. Please try again in a moment.",
-          undefined,
-          { "Retry-After": "5" },
+          5,
         );
       }
       await assertWithinRateLimit(client, clientIp, limit);

@@ -1,53 +1,19 @@
 import "server-only";
 import { escapeLiteral } from "pg";
 import { pool } from "@/lib/db";
-import type { PackageId } from "@/lib/packages";
+import type { Column } from "@/lib/packages";
 
 // What a paid order delivers: its allocated leads in allocation order, with the columns its
-// package includes (decisions.md section 3). CSV streams the rows out of COPY (export-csv.ts);
+// package includes (PACKAGE_COLUMNS in lib/packages.ts). CSV streams the rows out of COPY (export-csv.ts);
 // Excel reads them in keyset batches, so a 20,000-lead download never sits in memory at once.
 
 /** One lead's cells, in the order of its package's columns (null for an empty cell). */
 export type DeliveryRow = (string | null)[];
-export type Column = { key: string; header: string };
-
-const STARTER: Column[] = [
-  { key: "first_name", header: "First Name" },
-  { key: "last_name", header: "Last Name" },
-  { key: "job_title", header: "Title" },
-  { key: "company", header: "Company" },
-  { key: "email", header: "Email" },
-  { key: "phone", header: "Phone" },
-  { key: "city", header: "City" },
-  { key: "state", header: "State" },
-  { key: "country", header: "Country" },
-];
-const STANDARD: Column[] = [
-  ...STARTER,
-  { key: "profile_url", header: "Profile URL" },
-  { key: "industry", header: "Industry" },
-  { key: "company_size", header: "Company Size" },
-];
-const PREMIUM: Column[] = [
-  ...STANDARD,
-  { key: "seniority", header: "Seniority" },
-  { key: "department", header: "Department" },
-  { key: "company_website", header: "Company Website" },
-  { key: "company_revenue", header: "Company Revenue" },
-  { key: "verified_at", header: "Verified At" },
-];
-
-export const PACKAGE_COLUMNS: Record<PackageId, Column[]> = {
-  starter: STARTER,
-  standard: STANDARD,
-  premium: PREMIUM,
-};
-
 const BATCH_SIZE = 2000;
 
 /** A column's text as delivered, as an SQL expression over the lead `l`. */
 export function columnSql(key: string): string {
-  // Column keys come from the fixed table above, never from input.
+  // Column keys come from the fixed PACKAGE_COLUMNS table, never from input.
   if (key === "verified_at") return `to_char(l.verified_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
   if (key === "country") return "l.country::text";
   return `l.${key}`;

@@ -2,9 +2,10 @@ import "server-only";
 import { PassThrough, Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { to as copyTo } from "pg-copy-streams";
-import { csvLine, csvLineSql } from "@/lib/csv";
+import { csvHead, csvLineSql } from "@/lib/csv";
 import { copyPool } from "@/lib/db";
-import { columnSql, orderLeadsSql, type Column } from "@/lib/leads/delivery";
+import { columnSql, orderLeadsSql } from "@/lib/leads/delivery";
+import type { Column } from "@/lib/packages";
 
 // The lead download as CSV, streamed straight out of PostgreSQL: each line is built by the query
 // (cells guarded and quoted by csvLineSql, the same rule as csvLine) and COPY sends the lines as
@@ -66,12 +67,11 @@ class CopyTextValues extends Transform {
 
 export function csvStream(orderId: string, columns: Column[]): ReadableStream<Uint8Array> {
   const output = new PassThrough();
-  // A BOM so Excel opens the UTF-8 file with accents intact.
   output.write(
-    `\uFEFF${csvLine(
+    csvHead(
       columns.map((column) => column.header),
       PHONES,
-    )}`,
+    ),
   );
   const cells = columns.map(({ key }) => ({
     sql: columnSql(key),

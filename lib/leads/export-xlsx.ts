@@ -1,6 +1,7 @@
 import "server-only";
 import { PassThrough, Readable } from "node:stream";
-import type { Column, DeliveryRow } from "@/lib/leads/delivery";
+import type { DeliveryRow } from "@/lib/leads/delivery";
+import type { Column } from "@/lib/packages";
 import { ZipWriter } from "@/lib/leads/zip-stream";
 
 // The lead download as Excel: the workbook's XML is written here as text and zipped as it goes, a

@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import { db, withTransaction } from "@/lib/db";
-import { csvResponse, dateStamp } from "@/lib/api/csv-response";
+import { csvExport } from "@/lib/api/attachment";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { queueReceipt } from "@/lib/orders/receipt";
 import { getPaymentProvider } from "@/lib/payments";
@@ -23,19 +23,7 @@ const saleSelect = {
   createdAt: true,
 } as const;
 
-type SaleRow = {
-  id: string;
-  categoryId: string;
-  leadTitle: string;
-  packageType: SaleDto["packageType"];
-  leadCount: number;
-  amount: { toNumber(): number };
-  status: string;
-  invoiceId: string | null;
-  providerPaymentId: string | null;
-  paidAt: Date | null;
-  createdAt: Date;
-};
+type SaleRow = Prisma.OrderGetPayload<{ select: typeof saleSelect }>;
 
 function toSale(row: SaleRow): SaleDto {
   return {
@@ -139,38 +127,25 @@ export async function resendReceipt(id: string): Promise<SaleDetailDto> {
   return getSaleDetail(id);
 }
 
-const EXPORT_PAGE = 2000;
-
 export function exportSales(): Response {
-  return csvResponse(
-    `sales-${dateStamp()}.csv`,
-    ["Date", "Payment ID", "Category", "Package", "Lead Count", "Amount (USD)", "Status", "Paid At"],
-    async function* () {
-      let cursor: string | undefined;
-      for (;;) {
-        const rows = await db().order.findMany({
-          select: saleSelect,
-          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-          take: EXPORT_PAGE,
-          ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-        });
-        if (rows.length === 0) return;
-        yield rows.map((row) => {
-          const sale = toSale(row);
-          return [
-            sale.createdAt,
-            sale.paymentId,
-            sale.leadTitle,
-            sale.packageType,
-            sale.leadCount,
-            sale.amount.toFixed(2),
-            sale.status,
-            sale.paidAt ?? "",
-          ];
-        });
-        if (rows.length < EXPORT_PAGE) return;
-        cursor = rows[rows.length - 1].id;
-      }
+  return csvExport({
+    name: "sales",
+    header: ["Date", "Payment ID", "Category", "Package", "Lead Count", "Amount (USD)", "Status", "Paid At"],
+    pageSize: 2000,
+    readPage: (page) =>
+      db().order.findMany({ select: saleSelect, orderBy: [{ createdAt: "desc" }, { id: "desc" }], ...page }),
+    cells: (row) => {
+      const sale = toSale(row);
+      return [
+        sale.createdAt,
+        sale.paymentId,
+        sale.leadTitle,
+        sale.packageType,
+        sale.leadCount,
+        sale.amount.toFixed(2),
+        sale.status,
+        sale.paidAt ?? "",
+      ];
     },
-  );
+  });
 }

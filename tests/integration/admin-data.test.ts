@@ -179,7 +179,7 @@ describe("sales", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(response.headers.get("content-disposition")).toMatch(
-      /^attachment; filename="sales-\d{4}-\d{2}-\d{2}\.csv"$/,
+      /^attachment; filename=sales-\d{4}-\d{2}-\d{2}\.csv$/,
     );
     const text = (await response.text()).replace(/^\uFEFF/, "");
     const lines = text.trim().split("\r\n");
@@ -517,7 +517,9 @@ describe("custom requests", () => {
   it("exports requests as CSV with formulas neutralised", async () => {
     const response = await call(requestsExport.GET, "/x", { token });
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="custom-requests-/);
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename=custom-requests-\d{4}-\d{2}-\d{2}\.csv$/,
+    );
     const text = await response.text();
     expect(text).toContain("Date,Name,Email,Industry,Role,Platform,Message,Status,Attachments");
     expect(text).toContain(`'=cmd|' /C calc'!A0`);

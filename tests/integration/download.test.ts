@@ -121,7 +121,7 @@ describe("GET /api/leads/download/{paymentId}", () => {
     const first = await fetchFile(key);
     expect(first.response.status).toBe(200);
     expect(first.response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    expect(first.response.headers.get("content-disposition")).toBe(`attachment; filename="leads-${key}.csv"`);
+    expect(first.response.headers.get("content-disposition")).toBe(`attachment; filename=leads-${key}.csv`);
     const rows = parseCsv(first.bytes.toString("utf8"));
     expect(rows[0]).toEqual([
       "First Name",
@@ -187,7 +187,7 @@ describe("GET /api/leads/download/{paymentId}", () => {
     expect(xlsx.response.headers.get("content-type")).toBe(
       "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     );
-    expect(xlsx.response.headers.get("content-disposition")).toBe(`attachment; filename="leads-${key}.xlsx"`);
+    expect(xlsx.response.headers.get("content-disposition")).toBe(`attachment; filename=leads-${key}.xlsx`);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
     const sheet = workbook.getWorksheet("Leads")!;

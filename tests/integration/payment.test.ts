@@ -520,7 +520,7 @@ describe("downloads tied to payment", () => {
     const byKey = await get(victim.paymentId);
     expect(byKey.status).toBe(200);
     expect(byKey.headers.get("content-disposition")).toBe(
-      `attachment; filename="leads-${victim.paymentId}.csv"`,
+      `attachment; filename=leads-${victim.paymentId}.csv`,
     );
     expect(byKey.headers.get("referrer-policy")).toBe("no-referrer");
     expect((await byKey.text()).trimEnd().split("\r\n")).toHaveLength(1001);

@@ -1,7 +1,8 @@
 // The Excel download: columns as wide as their content, a frozen header row and an autofilter.
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
-import type { Column, DeliveryRow } from "@/lib/leads/delivery";
+import type { DeliveryRow } from "@/lib/leads/delivery";
+import type { Column } from "@/lib/packages";
 import { columnWidths, xlsxStream } from "@/lib/leads/export-xlsx";
 import { NASTY_CELLS } from "../support/nasty-cells";
 

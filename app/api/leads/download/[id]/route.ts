@@ -1,6 +1,8 @@
+import { attachmentHeaders, CONTENT_TYPES, CSV_TYPE } from "@/lib/api/attachment";
 import { clientAddress } from "@/lib/api/client-address";
 import { route } from "@/lib/api/handler";
-import { PACKAGE_COLUMNS, orderLeadBatches } from "@/lib/leads/delivery";
+import { orderLeadBatches } from "@/lib/leads/delivery";
+import { PACKAGE_COLUMNS } from "@/lib/packages";
 import { csvStream } from "@/lib/leads/export-csv";
 import { xlsxStream } from "@/lib/leads/export-xlsx";
 import { orderForDownload } from "@/lib/orders/checkout";
@@ -18,14 +20,10 @@ export const GET = route(
     const stream = xlsx
       ? xlsxStream(columns, orderLeadBatches(order.id, columns))
       : csvStream(order.id, columns);
+    const type = xlsx ? CONTENT_TYPES.xlsx : CSV_TYPE;
     return new Response(stream, {
       headers: {
-        "content-type": xlsx
-          ? "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-          : "text/csv; charset=utf-8",
-        "content-disposition": `attachment; filename="leads-${params.id}.${query.format}"`,
-        "cache-control": "private, no-store",
-        "x-content-type-options": "nosniff",
+        ...attachmentHeaders(`leads-${params.id}.${query.format}`, type),
         // The key is in this address: never pass it on to another site.
         "referrer-policy": "no-referrer",
       },
