@@ -1,11 +1,12 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { Pool, type PoolClient } from "pg";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { Pool } from "pg";
+import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client";
 import { databaseUrl } from "@/lib/env";
 
-// One pg pool per process, shared by Prisma (through its adapter) and by the few raw-SQL paths
-// that need COPY, cursors or bulk statements. Kept on globalThis so dev reloads reuse it.
+// One pg pool per process, shared by Prisma (through its adapter) and by the two paths Prisma
+// cannot serve: COPY streams (lead import and CSV download) and array-mode reads (Excel download).
+// Kept on globalThis so dev reloads reuse it.
 const globalForDb = globalThis as unknown as { pool?: Pool; copyPool?: Pool; prisma?: PrismaClient };
 
 export function pool(): Pool {
@@ -54,6 +55,14 @@ export function copyPool(): Pool {
   return globalForDb.copyPool;
 }
 
+/** Closes every connection of this process (scripts and tests end with it). */
+export async function closeDatabase(): Promise<void> {
+  const { prisma, pool, copyPool } = globalForDb;
+  globalForDb.prisma = globalForDb.pool = globalForDb.copyPool = undefined;
+  await prisma?.$disconnect();
+  await Promise.all([pool?.end(), copyPool?.end()]);
+}
+
 function createClient(): PrismaClient {
   return new PrismaClient({
     adapter: new PrismaPg(pool()),
@@ -67,40 +76,38 @@ export function db(): ReturnType<typeof createClient> {
   return globalForDb.prisma;
 }
 
+/** The client a transaction's work runs on: Prisma's models and typed raw SQL, on one connection. */
+export type Tx = Prisma.TransactionClient;
+
 // Work to start once a transaction has committed (e.g. delivering the mails it queued).
-const commitHooks = new WeakMap<object, (() => void)[]>();
+const commitHooks = new WeakMap<Tx, (() => void)[]>();
 
 /**
- * Runs `hook` after the transaction of `client` commits (never if it rolls back). Answers false
- * when `client` is not inside withTransaction: the caller then runs it itself.
+ * Runs `hook` after the transaction of `tx` commits (never if it rolls back). Answers false when
+ * `tx` is not inside transaction(): the caller then runs it itself.
  */
-export function afterCommit(client: object, hook: () => void): boolean {
-  const hooks = commitHooks.get(client);
+export function afterCommit(tx: Tx, hook: () => void): boolean {
+  const hooks = commitHooks.get(tx);
   if (!hooks) return false;
   hooks.push(hook);
   return true;
 }
 
 /**
- * Runs `work` in one transaction on one pooled connection: committed when it returns, rolled back
- * when it throws. For the raw-SQL paths that lock rows or take advisory locks.
+ * The one way to run work in a transaction: committed when `work` returns, rolled back when it
+ * throws. Row locks and advisory locks are taken inside with `tx.$queryRaw`/`tx.$executeRaw`.
+ * `timeoutMs` bounds the whole transaction (Prisma rolls back after it); a connection is waited for
+ * as long as the pool's own bound, so an outage fails fast with the 503 of lib/api/errors.ts.
  */
-export async function withTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool().connect();
+export async function transaction<T>(work: (tx: Tx) => Promise<T>, timeoutMs = 15_000): Promise<T> {
   const hooks: (() => void)[] = [];
-  commitHooks.set(client, hooks);
-  try {
-    await client.query("BEGIN");
-    const result = await work(client);
-    await client.query("COMMIT");
-    commitHooks.delete(client);
-    for (const hook of hooks) hook();
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    commitHooks.delete(client);
-    client.release();
-  }
+  const result = await db().$transaction(
+    async (tx) => {
+      commitHooks.set(tx, hooks);
+      return work(tx);
+    },
+    { maxWait: 10_000, timeout: timeoutMs },
+  );
+  for (const hook of hooks) hook();
+  return result;
 }

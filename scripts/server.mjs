@@ -16,7 +16,7 @@ const option = (name, fallback) => {
   const index = args.indexOf(name);
   return index >= 0 && args[index + 1] ? args[index + 1] : fallback;
 };
-const port = Number(option("-p", process.env.PORT || "3000"));
+const port = Number(option("-p", "3000"));
 // Without -H, every interface (IPv4 and IPv6), as `next start` does.
 const hostname = option("-H", undefined);
 

@@ -17,7 +17,7 @@ import { SITE_DESCRIPTION, SITE_NAME, SITE_TAGLINE } from "@/lib/site";
 import { siteUrl } from "@/lib/env";
 import { listCategories } from "@/lib/categories/public";
 import { makeQueryClient } from "@/lib/client/query-client";
-import { categoriesQueryKey } from "@/lib/client/use-categories";
+import { categoriesQueryKey } from "@/lib/client/query-keys";
 
 export const dynamic = "force-dynamic";
 

@@ -3,6 +3,7 @@
 import { Bell, Menu, RefreshCw } from "lucide-react";
 import { useIsFetching } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
+import { adminKeys } from "@/lib/client/query-keys";
 import { cn } from "@/lib/utils";
 
 export function DashboardHeader({
@@ -19,8 +20,8 @@ export function DashboardHeader({
   /** Opens the sidebar drawer (below 768px, where the sidebar is hidden). */
   onMenu: () => void;
 }) {
-  // The spec's refresh button does nothing on click; it only shows that data is loading.
-  const loading = useIsFetching({ queryKey: ["admin"] }) > 0;
+  // The product's refresh button does nothing on click; it only shows that data is loading.
+  const loading = useIsFetching({ queryKey: adminKeys.all }) > 0;
   return (
     <header className="sticky top-0 z-10 flex h-16 items-center gap-2 border-b bg-background px-3 sm:gap-4 md:px-6">
       <Button

@@ -13,6 +13,7 @@ import { Sidebar, SidebarDrawer } from "@/components/admin/sidebar";
 import { isTab, TAB_TITLES, type Tab } from "@/components/admin/tabs";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
+import { adminKeys } from "@/lib/client/query-keys";
 import { AUTO_REFRESH_MS, useAdminCategories, useAdminSettings, useAdminStats } from "@/lib/client/use-admin";
 import { ADMIN_UNAUTHORIZED_EVENT, clearAdminToken, getAdminToken } from "@/lib/client/use-admin-token";
 
@@ -74,7 +75,7 @@ function Dashboard({ tab, onSelect }: { tab: string; onSelect: (tab: Tab) => voi
 
   const logout = () => {
     clearAdminToken();
-    queryClient.removeQueries({ queryKey: ["admin"] });
+    queryClient.removeQueries({ queryKey: adminKeys.all });
     toast({ title: "Logged out" });
     router.push("/admin/login");
   };

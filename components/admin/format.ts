@@ -21,7 +21,7 @@ export function formatDateTime(iso: string): string {
   });
 }
 
-/** The spec's sales rule: confirmed, or anything else counts as pending. */
+/** The product's sales rule: confirmed, or anything else counts as pending. */
 export function isConfirmed(status: string): boolean {
   return status === "confirmed";
 }

@@ -6,7 +6,7 @@ import { cn } from "@/lib/utils";
 
 export type SettableStatus = "in_progress" | "completed";
 
-/** The spec's In Progress and Complete buttons, each disabled while the request already has it. */
+/** The product's In Progress and Complete buttons, each disabled while the request already has it. */
 export function RequestStatusActions({
   request,
   busy,

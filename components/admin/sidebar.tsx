@@ -82,7 +82,7 @@ function SidebarNav(props: SidebarProps) {
   );
 }
 
-/** The spec's 16rem sidebar, from 768px up. */
+/** The product's 16rem sidebar, from 768px up. */
 export function Sidebar(props: SidebarProps) {
   return (
     <aside

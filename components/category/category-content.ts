@@ -1,4 +1,4 @@
-// The fixed copy of the category page (spec section 2: Benefits has 4 fixed bullets, How It Works
+// The fixed copy of the category page (docs/product-rules.md: Benefits has 4 fixed bullets, How It Works
 // 4 steps, FAQ 3 questions). Kept apart from the markup so tests and structured data can share it.
 export const CATEGORY_BENEFITS = [
   "Reach decision makers directly, without gatekeepers",

@@ -56,7 +56,7 @@ export function CustomRequestForm() {
         description: "We've received your custom lead request and will contact you shortly.",
       });
     } catch (error) {
-      // A refusal (4xx) names what to fix; network and server failures keep the spec's text.
+      // A refusal (4xx) names what to fix; network and server failures keep the product's text.
       const reason = error instanceof HttpError && error.isClientError ? error.serverReason : undefined;
       toast({
         title: "Submission Error",

@@ -2,7 +2,7 @@ import { hasAcceptedExtension, MAX_FILE_BYTES, MAX_FILES } from "@/lib/schemas/c
 
 export type ScreenedFiles = {
   accepted: File[];
-  /** Names of files refused for their type (dropped files only, per the spec). */
+  /** Names of files refused for their type (dropped files only, by design). */
   wrongType: string[];
   /** Names of files over 10 MB. */
   tooLarge: string[];
@@ -25,7 +25,7 @@ export function screenFiles(attached: number, incoming: File[], checkType: boole
   return screened;
 }
 
-/** The toast for refused files; the spec's own wording when the type is the only problem. */
+/** The toast for refused files; the product's own wording when the type is the only problem. */
 export function refusalMessage(screened: ScreenedFiles): { title: string; description: string } | null {
   const { wrongType, tooLarge, overLimit } = screened;
   const sentences: string[] = [];

@@ -3,7 +3,7 @@
 import { useEffect } from "react";
 import { scrollToHash } from "@/components/site/scroll";
 
-/** The spec: on load, when the address carries a hash, scroll smoothly to that element after 100 ms. */
+/** On purpose: on load, when the address carries a hash, scroll smoothly to that element after 100 ms. */
 export const HASH_SCROLL_DELAY_MS = 100;
 
 export function HashScroll() {

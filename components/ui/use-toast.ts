@@ -9,7 +9,7 @@ import type { ToastActionElement, ToastProps } from "@/components/ui/toast";
 
 /** At most one toast is shown at a time; a new toast replaces the current one. */
 export const TOAST_LIMIT = 1;
-/** Delay before a dismissed toast is removed from the store (product spec). */
+/** Delay before a dismissed toast is removed from the store. */
 export const TOAST_REMOVE_DELAY = 1000000;
 /** Auto-dismiss duration (ms) for every toast unless overridden per toast. */
 export const TOAST_DURATION = 5000;

@@ -67,7 +67,7 @@ export function errorBody(message: string, errors?: Record<string, string>) {
   return errors ? { success: false as const, message, errors } : { success: false as const, message };
 }
 
-/** Turns anything thrown by a handler into the JSON error of decisions.md section 2. */
+/** Turns anything thrown by a handler into the JSON error of docs/product-rules.md. */
 export function toErrorResponse(error: unknown): Response {
   if (error instanceof AppError) {
     return Response.json(errorBody(error.message, error.errors), {

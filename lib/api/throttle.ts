@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { tooManyRequests } from "@/lib/errors";
-import { withTransaction } from "@/lib/db";
+import { db, transaction } from "@/lib/db";
 
 // Sliding-window limits kept in PostgreSQL (throttle_events), so every app instance sharing the
 // database shares them. A bucket names what is limited ("unknown-id:1.2.3.4"); only its SHA-256 is
@@ -20,18 +20,16 @@ function hashBucket(bucket: string): string {
  */
 export async function takeToken(limit: Limit): Promise<number | null> {
   const bucket = hashBucket(limit.bucket);
-  return withTransaction(async (client) => {
-    await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [bucket]);
-    const { rows } = await client.query<{ count: number; retry_after: number | null }>(
-      `SELECT count(*)::int AS count,
-              ceil(extract(epoch FROM min(created_at) + make_interval(secs => $2) - now()))::int AS retry_after
-         FROM throttle_events
-        WHERE bucket = $1 AND created_at > now() - make_interval(secs => $2)`,
-      [bucket, limit.windowSeconds],
-    );
-    const { count, retry_after } = rows[0];
+  return transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${bucket}, 0))`;
+    // The window slides with the database's clock, as created_at is stamped by it.
+    const [{ count, retry_after }] = await tx.$queryRaw<{ count: number; retry_after: number | null }[]>`
+      SELECT count(*)::int AS count,
+             ceil(extract(epoch FROM min(created_at) + make_interval(secs => ${limit.windowSeconds}::int) - now()))::int AS retry_after
+        FROM throttle_events
+       WHERE bucket = ${bucket} AND created_at > now() - make_interval(secs => ${limit.windowSeconds}::int)`;
     if (count >= limit.max) return Math.max(1, retry_after ?? limit.windowSeconds);
-    await client.query("INSERT INTO throttle_events (bucket) VALUES ($1)", [bucket]);
+    await tx.throttleEvent.create({ data: { bucket }, select: { id: true } });
     return null;
   });
 }
@@ -45,7 +43,7 @@ export async function assertWithinLimit(limit: Limit, message: string): Promise<
 
 /** Drops attempts older than any window in use (the longest is a day). */
 export async function pruneThrottleEvents(): Promise<void> {
-  await withTransaction((client) =>
-    client.query("DELETE FROM throttle_events WHERE created_at < now() - interval '2 days'"),
-  );
+  await db().throttleEvent.deleteMany({
+    where: { createdAt: { lt: new Date(Date.now() - 2 * 86_400_000) } },
+  });
 }

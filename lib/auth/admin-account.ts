@@ -1,8 +1,10 @@
+import "server-only";
+import { hashPassword } from "@/lib/auth/password";
+import { db } from "@/lib/db";
+import { changePasswordSchema } from "@/lib/schemas/admin";
+
 // The admin account as the command line sees it: the start script's login banner and
-// `npm run admin:reset-password`. Plain pg and relative imports: these run outside Next.
-import type { Pool } from "pg";
-import { hashPassword } from "./password";
-import { changePasswordSchema } from "../schemas/admin";
+// `npm run admin:reset-password`.
 
 const RESET_COMMAND = "npm run admin:reset-password";
 
@@ -19,11 +21,12 @@ export function adminLoginBanner(admin: { email: string; generatedPassword?: str
 }
 
 /** The admin's current login email (it can be changed in Settings), or null without an account. */
-export async function adminEmail(pool: Pool): Promise<string | null> {
-  const { rows } = await pool.query<{ email: string }>(
-    "SELECT email FROM admins ORDER BY created_at, id LIMIT 1",
-  );
-  return rows[0]?.email ?? null;
+export async function adminEmail(): Promise<string | null> {
+  const admin = await db().admin.findFirst({
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { email: true },
+  });
+  return admin?.email ?? null;
 }
 
 /** Why a new password is refused (the Settings tab's rules), or null when it is acceptable. */
@@ -36,14 +39,15 @@ export function passwordProblem(password: string): string | null {
  * Sets the admin's password and moves its change time on, which signs out every session: tokens
  * carry the change time they were issued under. Returns the account's email.
  */
-export async function resetAdminPassword(pool: Pool, password: string): Promise<string> {
+export async function resetAdminPassword(password: string): Promise<string> {
   const problem = passwordProblem(password);
   if (problem) throw new Error(problem);
-  const email = await adminEmail(pool);
+  const email = await adminEmail();
   if (!email) throw new Error("No admin account exists yet: start the store once to create it.");
-  await pool.query(
-    "UPDATE admins SET password_hash = $1, password_changed_at = now(), updated_at = now() WHERE email = $2",
-    [await hashPassword(password), email],
-  );
+  await db().admin.update({
+    where: { email },
+    data: { passwordHash: await hashPassword(password), passwordChangedAt: new Date() },
+    select: { id: true },
+  });
   return email;
 }

@@ -1,6 +1,5 @@
 import "server-only";
-import type { PoolClient } from "pg";
-import { db, pool, withTransaction } from "@/lib/db";
+import { db, transaction, type Tx } from "@/lib/db";
 import { AppError, badRequest, minutesText, tooManyRequests } from "@/lib/errors";
 import { BusyError } from "@/lib/concurrency";
 import { deviceCookie, trustedDevice } from "@/lib/auth/device";
@@ -35,29 +34,29 @@ const LOGIN_LOCK = 5_302;
 export type Caller = { ip: string; device: string | null };
 
 /** Seconds until the caller may try again, or 0 when under the limit. */
-async function retryAfterSeconds(client: PoolClient, email: string, caller: Caller): Promise<number> {
-  const { rows } = caller.device
-    ? await client.query<{ retry: string | null }>(
-        `SELECT ceil(extract(epoch FROM created_at + make_interval(mins => $2::int) - now()))::text AS retry
-           FROM login_attempts
-          WHERE device = $1 AND NOT success AND NOT throttled
-            AND created_at > now() - make_interval(mins => $2::int)
-          ORDER BY created_at DESC OFFSET $3::int - 1 LIMIT 1`,
-        [caller.device, FAILURE_WINDOW_MINUTES, MAX_FAILURES],
-      )
-    : await client.query<{ retry: string | null }>(
-        `WITH recent AS (
-           SELECT email, ip, created_at FROM login_attempts
-           WHERE NOT success AND NOT throttled AND created_at > now() - make_interval(mins => $3::int)
-             AND (email = $1 OR ip = $2)
-         ), nth AS (
-           SELECT (SELECT created_at FROM recent WHERE email = $1 ORDER BY created_at DESC OFFSET $4::int - 1 LIMIT 1) AS by_email,
-                  (SELECT created_at FROM recent WHERE ip = $2 ORDER BY created_at DESC OFFSET $4::int - 1 LIMIT 1) AS by_ip
-         )
-         SELECT ceil(extract(epoch FROM GREATEST(by_email, by_ip) + make_interval(mins => $3::int) - now()))::text AS retry
-         FROM nth`,
-        [email, caller.ip, FAILURE_WINDOW_MINUTES, MAX_FAILURES],
-      );
+async function retryAfterSeconds(tx: Tx, email: string, caller: Caller): Promise<number> {
+  // The MAX_FAILURES-th latest failure in the window decides when the window lets the caller in.
+  const rows = caller.device
+    ? await tx.$queryRaw<{ retry: string | null }[]>`
+        SELECT ceil(extract(epoch FROM created_at + make_interval(mins => ${FAILURE_WINDOW_MINUTES}::int) - now()))::text AS retry
+          FROM login_attempts
+         WHERE device = ${caller.device} AND NOT success AND NOT throttled
+           AND created_at > now() - make_interval(mins => ${FAILURE_WINDOW_MINUTES}::int)
+         ORDER BY created_at DESC OFFSET ${MAX_FAILURES}::int - 1 LIMIT 1`
+    : await tx.$queryRaw<{ retry: string | null }[]>`
+        WITH recent AS (
+          SELECT email, ip, created_at FROM login_attempts
+          WHERE NOT success AND NOT throttled
+            AND created_at > now() - make_interval(mins => ${FAILURE_WINDOW_MINUTES}::int)
+            AND (email = ${email} OR ip = ${caller.ip})
+        ), nth AS (
+          SELECT (SELECT created_at FROM recent WHERE email = ${email}
+                   ORDER BY created_at DESC OFFSET ${MAX_FAILURES}::int - 1 LIMIT 1) AS by_email,
+                 (SELECT created_at FROM recent WHERE ip = ${caller.ip}
+                   ORDER BY created_at DESC OFFSET ${MAX_FAILURES}::int - 1 LIMIT 1) AS by_ip
+        )
+        SELECT ceil(extract(epoch FROM GREATEST(by_email, by_ip) + make_interval(mins => ${FAILURE_WINDOW_MINUTES}::int) - now()))::text AS retry
+        FROM nth`;
   const retry = Number(rows[0]?.retry ?? 0);
   return Number.isFinite(retry) && retry > 0 ? retry : 0;
 }
@@ -67,17 +66,17 @@ async function retryAfterSeconds(client: PoolClient, email: string, caller: Call
  * attempts pass ALERT_ATTEMPTS; at most once a day. Runs under the email's lock, so concurrent
  * attempts cannot both decide to send.
  */
-async function alertWhenUnderAttack(client: PoolClient, email: string): Promise<void> {
-  const { rows } = await client.query<{ attempts: number; addresses: number; admin: boolean }>(
-    `SELECT count(*)::int AS attempts, count(DISTINCT ip)::int AS addresses,
-            EXISTS (SELECT 1 FROM admins WHERE email = $1) AS admin
-       FROM login_attempts
-      WHERE email = $1 AND NOT success AND created_at > now() - make_interval(mins => $2::int)`,
-    [email, FAILURE_WINDOW_MINUTES],
-  );
-  const { attempts, addresses, admin } = rows[0];
+async function alertWhenUnderAttack(tx: Tx, email: string): Promise<void> {
+  const [{ attempts, addresses, admin }] = await tx.$queryRaw<
+    { attempts: number; addresses: number; admin: boolean }[]
+  >`
+    SELECT count(*)::int AS attempts, count(DISTINCT ip)::int AS addresses,
+           EXISTS (SELECT 1 FROM admins WHERE email = ${email}) AS admin
+      FROM login_attempts
+     WHERE email = ${email} AND NOT success
+       AND created_at > now() - make_interval(mins => ${FAILURE_WINDOW_MINUTES}::int)`;
   if (!admin || attempts < ALERT_ATTEMPTS || addresses < ALERT_ADDRESSES) return;
-  if ((await countRecentMails(client, ALERT_KIND, email)) > 0) return;
+  if ((await countRecentMails(ALERT_KIND, email, tx)) > 0) return;
   await queueMail(
     {
       to: email,
@@ -91,7 +90,7 @@ async function alertWhenUnderAttack(client: PoolClient, email: string): Promise<
         `Admin sign-in: ${env().PUBLIC_BASE_URL}/admin/login`,
       ].join("\n"),
     },
-    client,
+    tx,
     ALERT_KIND,
   );
 }
@@ -103,19 +102,19 @@ async function alertWhenUnderAttack(client: PoolClient, email: string): Promise<
  * attempt is recorded too (for the admin's alert, not for the lock). Answers the attempt's id, or
  * the seconds to wait.
  */
-function reserveAttempt(email: string, caller: Caller): Promise<{ id: string } | { retry: number }> {
-  return withTransaction(async (client) => {
+function reserveAttempt(email: string, caller: Caller): Promise<{ id: bigint } | { retry: number }> {
+  return transaction(async (tx) => {
     // Always the email's lock first, then the caller's: a fixed order cannot deadlock.
     const callerKey = caller.device ? `device:${caller.device}` : `ip:${caller.ip}`;
-    await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOGIN_LOCK, `email:${email}`]);
-    await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOGIN_LOCK, callerKey]);
-    const retry = await retryAfterSeconds(client, email, caller);
-    const { rows } = await client.query<{ id: string }>(
-      "INSERT INTO login_attempts (email, ip, device, success, throttled) VALUES ($1, $2, $3, false, $4) RETURNING id",
-      [email, caller.ip, caller.device, retry > 0],
-    );
-    await alertWhenUnderAttack(client, email);
-    return retry > 0 ? { retry } : { id: rows[0].id };
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOGIN_LOCK}::int, hashtext(${`email:${email}`}))`;
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOGIN_LOCK}::int, hashtext(${callerKey}))`;
+    const retry = await retryAfterSeconds(tx, email, caller);
+    const attempt = await tx.loginAttempt.create({
+      data: { email, ip: caller.ip, device: caller.device, success: false, throttled: retry > 0 },
+      select: { id: true },
+    });
+    await alertWhenUnderAttack(tx, email);
+    return retry > 0 ? { retry } : { id: attempt.id };
   });
 }
 
@@ -130,10 +129,10 @@ function assertPasswordQueueOpen(): void {
   }
 }
 
-async function markSucceeded(attemptId: string): Promise<void> {
-  await pool().query("UPDATE login_attempts SET success = true WHERE id = $1", [attemptId]);
+async function markSucceeded(attemptId: bigint): Promise<void> {
+  await db().loginAttempt.update({ where: { id: attemptId }, data: { success: true }, select: { id: true } });
   // Old attempts only matter for the window (and a day of alerts); keep the table small.
-  await pool().query("DELETE FROM login_attempts WHERE created_at < now() - interval '1 day'");
+  await db().loginAttempt.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - 86_400_000) } } });
 }
 
 /**

@@ -1,7 +1,7 @@
-// Password hashing, also used by the start script (outside Next) to create the first admin.
+import "server-only";
 import bcrypt from "bcryptjs";
-import type { Pool } from "pg";
-import { BusyError, Limiter } from "../concurrency";
+import { BusyError, Limiter } from "@/lib/concurrency";
+import { db } from "@/lib/db";
 
 export const BCRYPT_COST = 12;
 
@@ -29,12 +29,12 @@ export function verifyPassword(password: string, hash: string): Promise<boolean>
 }
 
 /** Creates the admin account when none exists yet; returns whether it did. */
-export async function ensureAdmin(pool: Pool, email: string, password: string): Promise<boolean> {
-  const { rows } = await pool.query("SELECT 1 FROM admins LIMIT 1");
-  if (rows.length > 0) return false;
-  const result = await pool.query(
-    "INSERT INTO admins (email, password_hash) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING",
-    [email.toLowerCase(), await hashPassword(password)],
-  );
-  return result.rowCount === 1;
+export async function ensureAdmin(email: string, password: string): Promise<boolean> {
+  if (await db().admin.findFirst({ select: { id: true } })) return false;
+  const { count } = await db().admin.createMany({
+    data: [{ email: email.toLowerCase(), passwordHash: await hashPassword(password) }],
+    // Two instances starting at once: one creates the account, the other finds it.
+    skipDuplicates: true,
+  });
+  return count === 1;
 }

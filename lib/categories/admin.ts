@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { db, transaction } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { conflict, notFound } from "@/lib/errors";
 import { findAnyCategory } from "@/lib/categories/public";
@@ -23,7 +23,7 @@ async function assertTitleFree(
 }
 
 export async function createCategory(input: { title: string; description?: string }): Promise<CategoryDto> {
-  const id = await db().$transaction(async (tx) => {
+  const id = await transaction(async (tx) => {
     await assertTitleFree(tx, input.title);
     const row = await tx.category.create({
       data: { title: input.title, description: input.description ?? "" },
@@ -38,7 +38,7 @@ export async function updateCategory(
   id: string,
   input: { title?: string; description?: string },
 ): Promise<CategoryDto> {
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     const exists = await tx.category.findUnique({ where: { id }, select: { id: true } });
     if (!exists) throw notFound("Category not found");
     if (input.title !== undefined) await assertTitleFree(tx, input.title, id);

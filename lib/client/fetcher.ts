@@ -1,4 +1,4 @@
-// The spec's default fetch: credentials included, JSON parsed, a non-OK answer becomes
+// The product's default fetch: credentials included, JSON parsed, a non-OK answer becomes
 // an Error "{status}: {text}". Admin calls add the bearer token when one is stored.
 export class HttpError extends Error {
   constructor(

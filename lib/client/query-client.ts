@@ -1,6 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
 
-// The spec's client data rules: no retries, no refetch on focus, data never stale, no polling.
+// The product's client data rules: no retries, no refetch on focus, data never stale, no polling.
 export function makeQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {

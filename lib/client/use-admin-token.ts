@@ -1,4 +1,4 @@
-// The admin token lives in local storage as `adminToken` (product spec section 3) and is sent as
+// The admin token lives in local storage as `adminToken` (docs/product-rules.md) and is sent as
 // `Authorization: Bearer {token}` only when present. A 401 from any admin call announces itself
 // with a window event so the dashboard can send the admin back to the login page.
 import { HttpError } from "@/lib/client/fetcher";
@@ -53,11 +53,18 @@ export function adminSend<T>(url: string, method: string, body: unknown): Promis
   });
 }
 
+/** The file name a Content-Disposition header gives: the UTF-8 `filename*` first, else `filename`. */
+function fileNameOf(disposition: string): string | null {
+  const extended = /filename\*=UTF-8''([^;\s]+)/i.exec(disposition);
+  if (extended) return decodeURIComponent(extended[1]);
+  return /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? null;
+}
+
 /** Downloads an authenticated file (exports, attachments) under the server's file name. */
 export async function adminDownload(url: string, fallbackName: string): Promise<void> {
   const response = await adminRequest(url);
   const disposition = response.headers.get("content-disposition") ?? "";
-  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
+  const name = fileNameOf(disposition) ?? fallbackName;
   const blobUrl = URL.createObjectURL(await response.blob());
   const link = document.createElement("a");
   link.href = blobUrl;

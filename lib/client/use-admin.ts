@@ -3,6 +3,7 @@
 // One hook per admin resource. Every mutation invalidates the cached lists it affects.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { adminJson, adminRequest, adminSend, getAdminToken } from "@/lib/client/use-admin-token";
+import { adminKeys, categoriesQueryKey } from "@/lib/client/query-keys";
 import type { CategoryDto } from "@/lib/schemas/category";
 import type {
   ImportReport,
@@ -14,19 +15,6 @@ import type {
   SettingsUpdate,
   StatsDto,
 } from "@/lib/schemas/admin";
-
-export const adminKeys = {
-  all: ["admin"] as const,
-  stats: ["admin", "stats"] as const,
-  sales: (page: number, order: "asc" | "desc", status: SaleFilter | "all") =>
-    ["admin", "sales", page, order, status] as const,
-  salesAll: ["admin", "sales"] as const,
-  sale: (id: string) => ["admin", "sale", id] as const,
-  categories: ["admin", "categories"] as const,
-  requests: (page: number) => ["admin", "requests", page] as const,
-  requestsAll: ["admin", "requests"] as const,
-  settings: ["admin", "settings"] as const,
-};
 
 /** How often the dashboard refreshes itself when the admin turned auto-refresh on. */
 export const AUTO_REFRESH_MS = 30_000;
@@ -136,7 +124,7 @@ function useCategoryMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
         queryClient.invalidateQueries({ queryKey: adminKeys.categories }),
         queryClient.invalidateQueries({ queryKey: adminKeys.stats }),
         // The public category lists show the same titles and counts.
-        queryClient.invalidateQueries({ queryKey: ["categories"] }),
+        queryClient.invalidateQueries({ queryKey: categoriesQueryKey }),
       ]),
   });
 }

@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/fetcher";
+import { adminKeys } from "@/lib/client/query-keys";
 import {
   chosenPlatforms,
   type CustomRequestCreated,
@@ -52,6 +53,6 @@ export function useSubmitCustomRequest() {
     mutationFn: submitCustomRequest,
     // Spec section 7: a submission invalidates the cached custom-requests data (the admin lists,
     // keyed under ["admin", "requests"] by lib/client/use-admin.ts).
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["admin", "requests"] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.requestsAll }),
   });
 }

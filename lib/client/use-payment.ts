@@ -2,7 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/fetcher";
 import type { CreatePaymentBody, CreatePaymentResponse, PaymentStatusResponse } from "@/lib/schemas/payment";
 
-// Client calls of the purchase flow (spec section 7).
+// Client calls of the purchase flow.
 
 export function useCreatePayment() {
   return useMutation({
@@ -74,7 +74,7 @@ export function startDownload(url: string, fileName: string): void {
   link.remove();
 }
 
-// Session storage: `paymentId` is the spec's key; `paymentContext` remembers which category and
+// Session storage: `paymentId` is the product's key; `paymentContext` remembers which category and
 // package that payment was for (and its invoice URL for Reopen Payment), so another category's
 // page does not offer to check a different order.
 export type PaymentContext = {

@@ -1,9 +1,9 @@
 import "server-only";
-import { pool } from "@/lib/db";
 import { BusyError, Limiter } from "@/lib/concurrency";
 import { assertWithinRateLimit } from "@/lib/custom-requests/rate-limit";
 import { storeCustomRequest, type StoredRequest } from "@/lib/custom-requests/store";
-import { isUpload, readSubmission } from "@/lib/custom-requests/submission";
+import { isMultipart } from "@/lib/api/multipart";
+import { readSubmission } from "@/lib/custom-requests/submission";
 
 // Receiving a custom request. An upload is held in memory from its first byte until it is stored
 // (up to 5 x 10 MB, plus the copies made on the way to PostgreSQL), so this process receives one
@@ -25,7 +25,7 @@ async function receive(
   limit: number,
 ): Promise<StoredRequest | "honeypot"> {
   const others = inFlight.get(clientIp) ?? 0;
-  await assertWithinRateLimit(pool(), clientIp, limit, others);
+  await assertWithinRateLimit(clientIp, limit, others);
   inFlight.set(clientIp, others + 1);
   try {
     const { input, files } = await readSubmission(request);
@@ -46,5 +46,5 @@ export function receiveCustomRequest(
   limit: number,
 ): Promise<StoredRequest | "honeypot"> {
   const work = () => receive(request, clientIp, limit);
-  return isUpload(request) ? uploads.run(work) : work();
+  return isMultipart(request) ? uploads.run(work) : work();
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { env } from "@/lib/env";
-import type { PoolClient } from "pg";
+import type { Tx } from "@/lib/db";
 import type { Mail } from "@/lib/mail";
 import { countRecentMails, queueMail } from "@/lib/mail/outbox";
 import type { StoredRequest } from "@/lib/custom-requests/store";
@@ -84,20 +84,18 @@ const CONFIRMATION_LOCK = 5_303;
  * when another transaction is counting this recipient's confirmations right now: waiting for it
  * would hold a database connection, and the other one confirms the same address anyway.
  */
-export async function queueRequestMails(client: PoolClient, request: StoredRequest): Promise<void> {
-  const recipient = await getNotificationRecipient(client);
-  if (recipient) await queueMail(notificationMail(request, recipient), client, "request-notification");
+export async function queueRequestMails(tx: Tx, request: StoredRequest): Promise<void> {
+  const recipient = await getNotificationRecipient(tx);
+  if (recipient) await queueMail(notificationMail(request, recipient), tx, "request-notification");
   const to = request.email.toLowerCase();
-  const { rows } = await client.query<{ locked: boolean }>(
-    "SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked",
-    [CONFIRMATION_LOCK, to],
-  );
-  if (!rows[0].locked) return;
-  if ((await countRecentMails(client, CONFIRMATION_KIND, to)) >= MAX_CONFIRMATIONS_PER_DAY) {
+  const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`
+    SELECT pg_try_advisory_xact_lock(${CONFIRMATION_LOCK}::int, hashtext(${to})) AS locked`;
+  if (!locked) return;
+  if ((await countRecentMails(CONFIRMATION_KIND, to, tx)) >= MAX_CONFIRMATIONS_PER_DAY) {
     console.info(
       `[custom-request] confirmation for request ${request.id} skipped: daily cap for its address`,
     );
     return;
   }
-  await queueMail(confirmationMail(request), client, CONFIRMATION_KIND);
+  await queueMail(confirmationMail(request), tx, CONFIRMATION_KIND);
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { tooManyRequests } from "@/lib/errors";
-import { withTransaction } from "@/lib/db";
+import { transaction } from "@/lib/db";
 import { queueRequestMails } from "@/lib/custom-requests/mail";
 import type { CheckedFile } from "@/lib/custom-requests/files";
 import { assertWithinRateLimit } from "@/lib/custom-requests/rate-limit";
@@ -9,6 +9,8 @@ import type { CustomRequest } from "@/lib/schemas/custom-request";
 // Arbitrary namespace for this module's advisory locks (the two-int form keeps it apart from
 // any single-bigint lock elsewhere).
 const RATE_LIMIT_LOCK = 5_301;
+// Up to the upload limit in attachments is written in one transaction.
+const ATTACHMENTS_TIMEOUT_MS = 60_000;
 
 export type StoredRequest = {
   id: string;
@@ -27,8 +29,7 @@ export type StoredRequest = {
  * nothing. With a limit, the address's advisory lock serialises its submissions so the count
  * cannot be outrun; it is only tried, never waited for (a waiting transaction would hold a
  * database connection for as long as another upload takes): a second submission from the same
- * address while one is being stored gets 429. Raw SQL on the shared pool: BYTEA takes Buffers as
- * they are, and the pool queues callers under load (up to its connection timeout).
+ * address while one is being stored gets 429.
  */
 export async function storeCustomRequest(
   input: CustomRequest,
@@ -36,41 +37,38 @@ export async function storeCustomRequest(
   clientIp: string,
   limit: number,
 ): Promise<StoredRequest> {
-  return withTransaction(async (client) => {
+  return transaction(async (tx) => {
     if (limit > 0) {
-      const { rows: lock } = await client.query<{ locked: boolean }>(
-        "SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked",
-        [RATE_LIMIT_LOCK, clientIp],
-      );
-      if (!lock[0].locked) {
+      const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`
+        SELECT pg_try_advisory_xact_lock(${RATE_LIMIT_LOCK}::int, hashtext(${clientIp})) AS locked`;
+      if (!locked) {
         throw tooManyRequests(
           "Another request from your address is being stored. Please try again in a moment.",
           5,
         );
       }
-      await assertWithinRateLimit(client, clientIp, limit);
+      await assertWithinRateLimit(clientIp, limit, 0, tx);
     }
-    const { rows } = await client.query<{ id: string; created_at: Date }>(
-      `INSERT INTO custom_requests (name, email, industry, role, platform, message, client_ip)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         RETURNING id, created_at`,
-      [
-        input.name,
-        input.email,
-        input.industry,
-        input.role,
-        input.platforms.join(", "),
-        input.message,
+    const { id, createdAt } = await tx.customRequest.create({
+      data: {
+        name: input.name,
+        email: input.email,
+        industry: input.industry,
+        role: input.role,
+        platform: input.platforms.join(", "),
+        message: input.message,
         clientIp,
-      ],
-    );
-    const { id, created_at: createdAt } = rows[0];
-    for (const file of files) {
-      await client.query(
-        `INSERT INTO attachments (request_id, file_name, content_type, size, data) VALUES ($1, $2, $3, $4, $5)`,
-        [id, file.fileName, file.contentType, file.size, file.data],
-      );
-    }
+        attachments: {
+          create: files.map((file) => ({
+            fileName: file.fileName,
+            contentType: file.contentType,
+            size: file.size,
+            data: new Uint8Array(file.data),
+          })),
+        },
+      },
+      select: { id: true, createdAt: true },
+    });
     const stored: StoredRequest = {
       id,
       createdAt,
@@ -82,7 +80,7 @@ export async function storeCustomRequest(
       message: input.message,
       attachments: files.map(({ fileName, contentType, size }) => ({ fileName, contentType, size })),
     };
-    await queueRequestMails(client, stored);
+    await queueRequestMails(tx, stored);
     return stored;
-  });
+  }, ATTACHMENTS_TIMEOUT_MS);
 }

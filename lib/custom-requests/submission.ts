@@ -1,8 +1,6 @@
 import "server-only";
-import { Readable } from "node:stream";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import busboy from "busboy";
 import { declaredLength, readJsonBody } from "@/lib/api/body";
+import { isMultipart, openMultipart } from "@/lib/api/multipart";
 import { fieldErrors } from "@/lib/api/errors";
 import { AppError, badRequest, tooLarge } from "@/lib/errors";
 import { checkFile, type CheckedFile } from "@/lib/custom-requests/files";
@@ -50,32 +48,19 @@ function formFields(raw: Map<string, string[]>): Record<string, unknown> {
 
 type Multipart = { fields: Record<string, unknown>; files: CheckedFile[]; fileErrors: string[] };
 
-function readMultipart(request: Request, contentType: string): Promise<Multipart> {
+async function readMultipart(request: Request): Promise<Multipart> {
   const length = declaredLength(request);
   if (length !== null && length > MAX_MULTIPART_BYTES) {
-    return Promise.reject(tooLarge(`The upload is too large: at most ${MAX_FILES} files of 10 MB each`));
+    throw tooLarge(`The upload is too large: at most ${MAX_FILES} files of 10 MB each`);
   }
-  if (!request.body) return Promise.reject(badRequest("The multipart body is empty"));
-
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({
-      headers: { "content-type": contentType },
-      defParamCharset: "utf8",
-      limits: {
-        files: MAX_FILES,
-        // busboy reports the limit once a file reaches it; one byte of slack lets exactly 10 MB in.
-        fileSize: MAX_FILE_BYTES + 1,
-        fields: MAX_FIELDS,
-        fieldSize: MAX_FIELD_BYTES,
-        parts: MAX_FILES + MAX_FIELDS,
-      },
-    });
-  } catch {
-    return Promise.reject(badRequest("Malformed multipart body"));
-  }
-
-  const source = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
+  const { parser, source } = openMultipart(request, {
+    files: MAX_FILES,
+    // busboy reports the limit once a file reaches it; one byte of slack lets exactly 10 MB in.
+    fileSize: MAX_FILE_BYTES + 1,
+    fields: MAX_FIELDS,
+    fieldSize: MAX_FIELD_BYTES,
+    parts: MAX_FILES + MAX_FIELDS,
+  });
   return new Promise<Multipart>((resolve, reject) => {
     const raw = new Map<string, string[]>();
     const files: CheckedFile[] = [];
@@ -163,22 +148,15 @@ function readMultipart(request: Request, contentType: string): Promise<Multipart
   });
 }
 
-/** Whether the body is an upload (multipart), as opposed to a small JSON body. */
-export function isUpload(request: Request): boolean {
-  const mediaType = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  return mediaType === "multipart/form-data";
-}
-
 /** Reads and validates a submission; every problem found is reported at once as a 400. */
 export async function readSubmission(request: Request): Promise<Submission> {
-  const contentType = request.headers.get("content-type") ?? "";
-  const mediaType = contentType.split(";")[0].trim().toLowerCase();
+  const mediaType = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
 
   let fields: unknown;
   let files: CheckedFile[] = [];
   let fileErrors: string[] = [];
-  if (mediaType === "multipart/form-data") {
-    ({ fields, files, fileErrors } = await readMultipart(request, contentType));
+  if (isMultipart(request)) {
+    ({ fields, files, fileErrors } = await readMultipart(request));
   } else if (mediaType === "application/json") {
     fields = await readJsonBody(request);
   } else {

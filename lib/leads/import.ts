@@ -1,8 +1,8 @@
 import "server-only";
 import { Readable, type TransformCallback } from "node:stream";
-import busboy from "busboy";
 import { CsvError, Parser } from "csv-parse";
-import { pool } from "@/lib/db";
+import { consumeUploadedFile } from "@/lib/api/multipart";
+import { db, pool } from "@/lib/db";
 import { AppError, badRequest, notFound } from "@/lib/errors";
 import { insertLeadStream, type Country, type LeadInput } from "@/lib/leads/insert";
 import type { ImportReport } from "@/lib/schemas/admin";
@@ -322,43 +322,16 @@ export async function importLeadsCsv(categoryId: string, input: Readable): Promi
  * Other parts are ignored; a missing file part is a 400.
  */
 export async function importLeadsFromRequest(categoryId: string, request: Request): Promise<ImportReport> {
-  const exists = await pool().query("SELECT 1 FROM categories WHERE id = $1", [categoryId]);
-  if (exists.rowCount === 0) throw notFound("Category not found");
-  const contentType = request.headers.get("content-type") ?? "";
-  if (!contentType.toLowerCase().startsWith("multipart/form-data") || !request.body) {
-    throw badRequest('Upload the CSV file as multipart/form-data in the field "file"', {
-      file: "A CSV file is required",
-    });
-  }
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({
-      headers: { "content-type": contentType },
-      limits: { files: 1, fileSize: MAX_IMPORT_BYTES },
-    });
-  } catch {
-    throw badRequest("Malformed multipart upload", { file: "A CSV file is required" });
-  }
-
-  return new Promise<ImportReport>((resolve, reject) => {
-    let job: Promise<ImportReport> | undefined;
-    parser.on("file", (name, stream) => {
-      if (name !== "file" || job) {
-        stream.resume();
-        return;
-      }
-      stream.on("limit", () => stream.destroy(new Error(FILE_TOO_LARGE)));
-      job = importLeadsCsv(categoryId, stream);
-      job.then(resolve, reject);
-    });
-    parser.on("error", (error) => {
-      if (!job) reject(badRequest(`Malformed multipart upload: ${(error as Error).message}`));
-    });
-    parser.on("close", () => {
-      if (!job) reject(badRequest("No file was uploaded", { file: "A CSV file is required" }));
-    });
-    const body = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream<Uint8Array>);
-    body.on("error", (error) => parser.destroy(error));
-    body.pipe(parser);
-  });
+  const exists = await db().category.findUnique({ where: { id: categoryId }, select: { id: true } });
+  if (!exists) throw notFound("Category not found");
+  return consumeUploadedFile(
+    request,
+    {
+      field: "file",
+      maxBytes: MAX_IMPORT_BYTES,
+      missing: "A CSV file is required",
+      tooLarge: () => new Error(FILE_TOO_LARGE),
+    },
+    (file) => importLeadsCsv(categoryId, file),
+  );
 }

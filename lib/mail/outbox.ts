@@ -1,14 +1,12 @@
 import "server-only";
-import type { Pool, PoolClient } from "pg";
-import { afterCommit, pool, withTransaction } from "@/lib/db";
+import { afterCommit, db, transaction, type Tx } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { transmit, type Mail } from "@/lib/mail";
 
 // The mail outbox. A mail is a row written in the same transaction as what caused it (a sale, a
 // request), so it exists exactly when its cause does, and an SMTP outage only delays it. The
 // worker claims due rows with FOR UPDATE SKIP LOCKED, so with several app instances each row is
 // sent by one of them, once; a failed attempt is retried with a growing delay for up to 24 hours.
-
-type Queryable = Pick<Pool | PoolClient, "query">;
 
 const GIVE_UP_AFTER_HOURS = 24;
 const FIRST_RETRY_SECONDS = 5;
@@ -39,16 +37,15 @@ function decode(stored: StoredMail): Mail {
 }
 
 /**
- * Stores a mail for delivery. Inside a transaction pass its client (the `client` of
- * withTransaction) so the mail is kept or dropped with the rest; without one it is stored at once.
- * `kind` names the mail for per-recipient caps (see countRecentMails) and the log.
+ * Stores a mail for delivery. Inside a transaction pass its `tx` so the mail is kept or dropped
+ * with the rest; without one it is stored at once. `kind` names the mail for per-recipient caps
+ * (see countRecentMails) and the log.
  */
-export async function queueMail(mail: Mail, tx?: Queryable, kind = "notification"): Promise<void> {
-  await (tx ?? pool()).query("INSERT INTO mail_outbox (kind, recipient, mail) VALUES ($1, $2, $3)", [
-    kind,
-    mail.to.toLowerCase(),
-    JSON.stringify(encode(mail)),
-  ]);
+export async function queueMail(mail: Mail, tx?: Tx, kind = "notification"): Promise<void> {
+  await (tx ?? db()).mailOutbox.create({
+    data: { kind, recipient: mail.to.toLowerCase(), mail: encode(mail) as Prisma.InputJsonObject },
+    select: { id: true },
+  });
   // Sent as soon as the row is visible: after the caller's commit, or at once without a transaction.
   // The poll (started here too, for processes that never called startOutboxWorker) retries.
   startOutboxWorker();
@@ -56,46 +53,43 @@ export async function queueMail(mail: Mail, tx?: Queryable, kind = "notification
 }
 
 /** How many mails of this kind were queued for this recipient in the last 24 hours. */
-export async function countRecentMails(client: Queryable, kind: string, recipient: string): Promise<number> {
-  const { rows } = await client.query<{ count: number }>(
-    `SELECT count(*)::int AS count FROM mail_outbox
-      WHERE kind = $1 AND recipient = $2 AND created_at > now() - interval '24 hours'`,
-    [kind, recipient.toLowerCase()],
-  );
-  return rows[0].count;
+export function countRecentMails(kind: string, recipient: string, tx: Tx = db()): Promise<number> {
+  return tx.mailOutbox.count({
+    where: { kind, recipient: recipient.toLowerCase(), createdAt: { gt: new Date(Date.now() - 86_400_000) } },
+  });
 }
 
-type Row = {
-  id: string;
-  kind: string;
-  recipient: string;
-  mail: StoredMail;
-  attempts: number;
-  expired: boolean;
-};
+type DueMail = { id: bigint; kind: string; mail: StoredMail; attempts: number; expired: boolean };
+
+// A mail is held (its row locked) while it is handed to the SMTP server, whose own timeouts end
+// any attempt well before this.
+const SEND_TIMEOUT_MS = 5 * 60_000;
 
 /** Sends the next due mail, if any; answers whether there was one. */
 async function deliverNext(): Promise<boolean> {
-  return withTransaction(async (client) => {
-    const { rows } = await client.query<Row>(
-      `SELECT id, kind, recipient, mail, attempts,
-              created_at < now() - make_interval(hours => $1::int) AS expired
-         FROM mail_outbox
-        WHERE status = 'pending' AND next_attempt_at <= now()
-        ORDER BY next_attempt_at, id
-        LIMIT 1
-        FOR UPDATE SKIP LOCKED`,
-      [GIVE_UP_AFTER_HOURS],
-    );
-    const row = rows[0];
+  return transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<DueMail[]>`
+      SELECT id, kind, mail, attempts,
+             created_at < now() - make_interval(hours => ${GIVE_UP_AFTER_HOURS}::int) AS expired
+        FROM mail_outbox
+       WHERE status = 'pending' AND next_attempt_at <= now()
+       ORDER BY next_attempt_at, id
+       LIMIT 1
+       FOR UPDATE SKIP LOCKED`;
     if (!row) return false;
     const mail = decode(row.mail);
     try {
       const sent = await transmit(mail);
-      await client.query(
-        "UPDATE mail_outbox SET status = $2, attempts = attempts + 1, sent_at = now(), last_error = NULL WHERE id = $1",
-        [row.id, sent ? "sent" : "logged"],
-      );
+      await tx.mailOutbox.update({
+        where: { id: row.id },
+        data: {
+          status: sent ? "sent" : "logged",
+          attempts: { increment: 1 },
+          sentAt: new Date(),
+          lastError: null,
+        },
+        select: { id: true },
+      });
     } catch (error) {
       const message = (error as Error).message;
       console.error(`[mail] sending "${mail.subject}" to ${mail.to} failed: ${message}`);
@@ -104,16 +98,20 @@ async function deliverNext(): Promise<boolean> {
           `[mail] gave up on ${row.kind} mail ${row.id} to ${mail.to} after ${GIVE_UP_AFTER_HOURS} h`,
         );
       }
-      const delay = Math.min(FIRST_RETRY_SECONDS * 2 ** row.attempts, MAX_RETRY_SECONDS);
-      await client.query(
-        `UPDATE mail_outbox SET attempts = attempts + 1, last_error = $2, status = $3,
-                next_attempt_at = now() + make_interval(secs => $4::int)
-          WHERE id = $1`,
-        [row.id, message.slice(0, 1000), row.expired ? "failed" : "pending", delay],
-      );
+      const delaySeconds = Math.min(FIRST_RETRY_SECONDS * 2 ** row.attempts, MAX_RETRY_SECONDS);
+      await tx.mailOutbox.update({
+        where: { id: row.id },
+        data: {
+          attempts: { increment: 1 },
+          lastError: message.slice(0, 1000),
+          status: row.expired ? "failed" : "pending",
+          nextAttemptAt: new Date(Date.now() + delaySeconds * 1000),
+        },
+        select: { id: true },
+      });
     }
     return true;
-  });
+  }, SEND_TIMEOUT_MS);
 }
 
 let running = false;

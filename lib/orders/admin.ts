@@ -1,27 +1,16 @@
 import "server-only";
 import { AppError, conflict, notFound } from "@/lib/errors";
-import { db, withTransaction } from "@/lib/db";
+import { db, transaction } from "@/lib/db";
 import { csvExport } from "@/lib/api/attachment";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { queueReceipt } from "@/lib/orders/receipt";
+import { queueReceipt } from "@/lib/orders/notify";
 import { getPaymentProvider } from "@/lib/payments";
-import { orderViewSelect, refreshFromProvider, toOrderView } from "@/lib/orders/checkout";
+import { refreshFromProvider } from "@/lib/orders/checkout";
+import { orderViewSelect, toOrderView } from "@/lib/orders/view";
 import { CLOSED_STATUSES } from "@/lib/orders/status";
 import type { SaleDetailDto, SaleDto, SaleFilter, SalesListQuery } from "@/lib/schemas/admin";
 
-const saleSelect = {
-  id: true,
-  categoryId: true,
-  leadTitle: true,
-  packageType: true,
-  leadCount: true,
-  amount: true,
-  status: true,
-  invoiceId: true,
-  providerPaymentId: true,
-  paidAt: true,
-  createdAt: true,
-} as const;
+const saleSelect = { ...orderViewSelect, createdAt: true } as const;
 
 type SaleRow = Prisma.OrderGetPayload<{ select: typeof saleSelect }>;
 
@@ -123,7 +112,7 @@ export async function resendReceipt(id: string): Promise<SaleDetailDto> {
   if (!row) throw notFound("Sale not found");
   if (!row.paidAt) throw conflict("This order is not paid: there is no receipt to send.");
   if (!row.buyerEmail) throw conflict("The buyer gave no email address for this order.");
-  await withTransaction((client) => queueReceipt(client, id));
+  await transaction((tx) => queueReceipt(tx, id));
   return getSaleDetail(id);
 }
 

@@ -7,6 +7,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { findCategory } from "@/lib/categories/public";
 import { DOWNLOAD_KEY_PATTERN } from "@/lib/orders/key";
+import { orderViewSelect, toOrderView, type OrderView } from "@/lib/orders/view";
 import { getPackage, type PackageId } from "@/lib/packages";
 import { getPaymentProvider } from "@/lib/payments";
 import { ProviderError, type PaymentProvider, type ProviderPayment } from "@/lib/payments/provider";
@@ -21,56 +22,8 @@ import { isFinalStatus } from "@/lib/orders/status";
 // guessable (large increasing numbers), so they answer status and amount only, never a download,
 // and only once stored (by a callback, or by the returning tab's key + NP_id).
 
-export const orderViewSelect = {
-  id: true,
-  categoryId: true,
-  leadTitle: true,
-  packageType: true,
-  leadCount: true,
-  amount: true,
-  currency: true,
-  status: true,
-  invoiceId: true,
-  providerPaymentId: true,
-  paidAt: true,
-  downloadKey: true,
-  downloadExpiresAt: true,
-  actuallyPaidFiat: true,
-} as const;
-
-export type OrderView = {
-  id: string;
-  categoryId: string;
-  leadTitle: string;
-  packageType: PackageId;
-  leadCount: number;
-  amount: number;
-  currency: string;
-  status: string;
-  invoiceId: string | null;
-  providerPaymentId: string | null;
-  paidAt: Date | null;
-  downloadKey: string;
-  downloadExpiresAt: Date | null;
-  actuallyPaidFiat: number | null;
-};
-
 type OrderWhere =
   { id: string } | { downloadKey: string } | { providerPaymentId: string } | { invoiceId: string };
-
-type OrderViewRow = Omit<OrderView, "amount" | "actuallyPaidFiat"> & {
-  amount: { toNumber(): number };
-  actuallyPaidFiat: { toNumber(): number } | null;
-};
-
-/** An order row selected with `orderViewSelect`, with its decimals as numbers. */
-export function toOrderView(row: OrderViewRow): OrderView {
-  return {
-    ...row,
-    amount: row.amount.toNumber(),
-    actuallyPaidFiat: row.actuallyPaidFiat === null ? null : row.actuallyPaidFiat.toNumber(),
-  };
-}
 
 async function findOrder(where: OrderWhere): Promise<OrderView | null> {
   const row = await db().order.findUnique({ where, select: orderViewSelect });
@@ -88,7 +41,7 @@ export function returnUrlFor(
   return `${env().PUBLIC_BASE_URL}/category/${categoryId}?package=${packageType}${place}&order=${downloadKey}`;
 }
 
-// ---- Limits (decisions.md 8.1) ----
+// ---- Limits (docs/product-rules.md) ----
 
 /** The caller as far as limits are concerned. */
 export type Caller = { clientIp: string };
@@ -328,7 +281,7 @@ export async function resolveOrder(
 export type PaymentStatusAnswer = { success: true; status: string; amount: number; paid: boolean };
 
 /**
- * The spec's status answer. `amount` is the package price only once the order is paid; before,
+ * The product's status answer. `amount` is the package price only once the order is paid; before,
  * it is what the provider reports as received in the price currency (0 when nothing), so a
  * partially paid order never reads as paid in full.
  */
@@ -360,7 +313,7 @@ export async function findByKey(key: string, caller: Caller): Promise<OrderView 
   return order;
 }
 
-/** The paid order a download link stands for, or the 404/402/410 of decisions.md. */
+/** The paid order a download link stands for, or the 404/402/410 of docs/product-rules.md. */
 export async function orderForDownload(key: string, caller: Caller): Promise<OrderView> {
   let order = await findByKey(key, caller);
   if (!order) throw notFound("Payment not found");

@@ -7,10 +7,11 @@ import { queueMail } from "@/lib/mail/outbox";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { orderListingMail } from "@/lib/orders/mails";
 import { toOrderSummary } from "@/lib/orders/summary";
-import { orderViewSelect, toOrderView, type Caller } from "@/lib/orders/checkout";
+import type { Caller } from "@/lib/orders/checkout";
+import { orderViewSelect, toOrderView } from "@/lib/orders/view";
 import type { OrderSummary } from "@/lib/schemas/orders";
 
-// Find my orders (decisions.md 8.1): an email address gets a signed sign-in link, valid one hour,
+// Find my orders (docs/product-rules.md): an email address gets a signed sign-in link, valid one hour,
 // to a page that lists its paid orders with fresh download links. The answer never says whether
 // the address bought anything.
 

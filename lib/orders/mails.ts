@@ -1,8 +1,10 @@
 import "server-only";
+import { env } from "@/lib/env";
 import type { Mail } from "@/lib/mail";
 import { getPackage } from "@/lib/packages";
 
-// The mails a buyer receives, as pure templates: the caller decides when and how they are sent.
+// The mails of an order (the buyer's receipt and order links, the admin's sale notice), as pure
+// templates: lib/orders/notify.ts queues them in the transaction that causes them.
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
 
@@ -58,6 +60,35 @@ export function orderListingMail(data: OrderListingMailData): Mail {
       data.signInUrl,
       "",
       "If you did not ask for this, you can ignore this mail: nothing changes without the link.",
+    ].join("\n"),
+  };
+}
+
+export type SaleSummary = {
+  id: string;
+  leadTitle: string;
+  packageType: string;
+  leadCount: number;
+  amount: string;
+  currency: string;
+};
+
+/** The admin's mail about a confirmed sale. */
+export function saleNotification(sale: SaleSummary, to: string): Mail {
+  const pkg = getPackage(sale.packageType);
+  const price = `${sale.amount} ${sale.currency.toUpperCase()}`;
+  return {
+    to,
+    subject: `New sale: ${sale.leadTitle} - ${pkg?.name ?? sale.packageType} (${price})`,
+    text: [
+      "A payment was confirmed.",
+      "",
+      `Category: ${sale.leadTitle}`,
+      `Package: ${pkg?.name ?? sale.packageType} (${sale.leadCount.toLocaleString("en-US")} leads)`,
+      `Amount: ${price}`,
+      `Order: ${sale.id}`,
+      "",
+      `Dashboard: ${env().PUBLIC_BASE_URL}/admin/dashboard`,
     ].join("\n"),
   };
 }

@@ -1,9 +1,10 @@
 import "server-only";
 import { pruneThrottleEvents } from "@/lib/api/throttle";
-import { db, withTransaction } from "@/lib/db";
+import { db, transaction } from "@/lib/db";
 import { getPaymentProvider } from "@/lib/payments";
 import { CLOSED_STATUSES } from "@/lib/orders/status";
-import { orderViewSelect, refreshFromProvider, toOrderView } from "@/lib/orders/checkout";
+import { refreshFromProvider } from "@/lib/orders/checkout";
+import { orderViewSelect, toOrderView } from "@/lib/orders/view";
 
 // Background upkeep of orders: abandoned checkouts expire, and orders whose payment the provider
 // knows are re-checked, because callbacks can be lost (or never reach a local install).
@@ -14,23 +15,25 @@ const RECHECK_BATCH = 100;
 
 /** Unpaid orders older than 24 hours with nothing received become `expired`. Answers how many. */
 export async function expireStaleOrders(now = new Date()): Promise<number> {
-  return withTransaction(async (client) => {
-    const { rows } = await client.query<{ id: string }>(
-      `UPDATE orders SET status = 'expired', updated_at = now()
-        WHERE paid_at IS NULL AND status IN ('pending', 'waiting')
-          AND COALESCE(actually_paid, 0) = 0
-          AND created_at < $1::timestamptz - make_interval(hours => $2)
-        RETURNING id`,
-      [now, PENDING_HOURS],
-    );
-    if (rows.length > 0) {
-      await client.query(
-        `INSERT INTO order_events (order_id, status, note)
-         SELECT id, 'expired', 'Nothing paid within 24 hours' FROM unnest($1::uuid[]) AS id`,
-        [rows.map((row) => row.id)],
-      );
-    }
-    return rows.length;
+  return transaction(async (tx) => {
+    const expired = await tx.order.updateManyAndReturn({
+      where: {
+        paidAt: null,
+        status: { in: ["pending", "waiting"] },
+        OR: [{ actuallyPaid: null }, { actuallyPaid: 0 }],
+        createdAt: { lt: new Date(now.getTime() - PENDING_HOURS * 3600 * 1000) },
+      },
+      data: { status: "expired" },
+      select: { id: true },
+    });
+    await tx.orderEvent.createMany({
+      data: expired.map(({ id }) => ({
+        orderId: id,
+        status: "expired",
+        note: "Nothing paid within 24 hours",
+      })),
+    });
+    return expired.length;
   });
 }
 

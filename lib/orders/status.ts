@@ -1,8 +1,8 @@
 // Provider statuses as the product reads them. Shared by the server (which decides) and the browser
-// (which mirrors the spec's "payment is complete" rule), so no server-only marker here.
+// (which mirrors the product's "payment is complete" rule), so no server-only marker here.
 
 /**
- * Statuses that count as paid (spec section 4, and `sending`: the provider is forwarding funds it
+ * Statuses that count as paid (docs/product-rules.md, and `sending`: the provider is forwarding funds it
  * already confirmed); compared case-insensitively ('PAID').
  */
 export const PAID_STATUSES = ["confirmed", "sending", "finished", "paid"] as const;
@@ -11,12 +11,12 @@ export function isPaidStatus(status: string | null | undefined): boolean {
   return !!status && (PAID_STATUSES as readonly string[]).includes(status.toLowerCase());
 }
 
-/** The spec's completion rule: success, a paid status, and an amount (if any) >= the price. */
+/** The product's completion rule: success, a paid status, and an amount (if any) >= the price. */
 export function isPaymentComplete(
   answer: { success?: boolean; status?: string; amount?: number | null; paid?: boolean },
   price: number,
 ): boolean {
-  // `paid` is our server's own verdict (decisions.md); the rest is the spec's rule.
+  // `paid` is our server's own verdict (docs/product-rules.md); the rest is the product's rule.
   if (!answer.success || answer.paid === false || !isPaidStatus(answer.status)) return false;
   return answer.amount === undefined || answer.amount === null || answer.amount >= price;
 }

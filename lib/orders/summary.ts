@@ -1,6 +1,7 @@
 import "server-only";
 import { notFound } from "@/lib/errors";
-import { findByKey, type Caller, type OrderView } from "@/lib/orders/checkout";
+import { findByKey, type Caller } from "@/lib/orders/checkout";
+import type { OrderView } from "@/lib/orders/view";
 import type { OrderSummary } from "@/lib/schemas/orders";
 
 /** The buyer's view of an order: what the order page shows and `GET /api/orders/{key}` answers. */

@@ -9,7 +9,7 @@ import {
   type ProviderPayment,
 } from "@/lib/payments/provider";
 
-// NOWPayments' documented REST API (see shared/notes/nowpayments.md): POST /invoice and
+// NOWPayments' documented REST API (docs/nowpayments.md): POST /invoice and
 // GET /payment/{id}, key in `x-api-key`. Every call has a deadline so a slow provider turns into a
 // clear error instead of a hanging purchase.
 const TIMEOUT_MS = 10_000;

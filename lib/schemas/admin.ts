@@ -2,7 +2,7 @@ import { z } from "zod";
 import { hasNoNul, NUL_MESSAGE } from "@/lib/schemas/common";
 
 // Admin back-office schemas and answer shapes, shared by the route handlers, the forms and the
-// client hooks (decisions.md section 6).
+// client hooks (docs/product-rules.md).
 
 export const MIN_PASSWORD_LENGTH = 6;
 // bcrypt only looks at the first 72 bytes; refusing longer passwords avoids a false sense of strength.

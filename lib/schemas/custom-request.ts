@@ -42,7 +42,7 @@ export const platformSchema = z.enum(values(PLATFORMS), "Unknown platform");
 export const industrySchema = z.enum(values(INDUSTRIES), "Choose one of the listed industries");
 export const roleSchema = z.enum(values(ROLES), "Choose one of the listed roles");
 
-/** The form's state per product-spec section 3; platforms is one toggle per platform. */
+/** The form's state per docs/product-rules.md; platforms is one toggle per platform. */
 export type CustomRequestFormState = {
   platforms: Record<Platform, boolean>;
   industry: Industry;
@@ -61,7 +61,7 @@ export const CUSTOM_REQUEST_DEFAULTS: CustomRequestFormState = {
   email: "",
 };
 
-/** Attachment limits (decisions.md section 5); the server enforces them, the form states them. */
+/** Attachment limits (docs/product-rules.md); the server enforces them, the form states them. */
 export const MAX_FILES = 5;
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const ACCEPTED_EXTENSIONS = ["pdf", "doc", "docx", "csv", "xls", "xlsx"] as const;

@@ -21,7 +21,7 @@ export const orderLookupBody = z.object({
 });
 export type OrderLookupBody = z.input<typeof orderLookupBody>;
 
-/** What `GET /api/orders/{key}` answers (decisions.md 8.1). */
+/** What `GET /api/orders/{key}` answers (docs/product-rules.md). */
 export type OrderSummary = {
   categoryTitle: string;
   packageType: "starter" | "standard" | "premium";
@@ -30,6 +30,6 @@ export type OrderSummary = {
   status: string;
   paidAt: string | null;
   expiresAt: string | null;
-  /** The replacement claim (decisions.md 8.2); null while none was filed. */
+  /** The replacement claim (docs/product-rules.md); null while none was filed. */
   replacement: null;
 };

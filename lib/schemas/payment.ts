@@ -4,8 +4,8 @@ import { PACKAGE_IDS } from "@/lib/packages";
 
 const emailSchema = z.email();
 
-// The spec's create payload. Only categoryId, packageType and location are trusted; the client's amount,
-// leadCount and titles are accepted (so the spec's client works unchanged) but never used: the
+// The product's create payload. Only categoryId, packageType and location are trusted; the client's
+// amount, leadCount and titles are accepted (so the product's client works unchanged) but never used: the
 // server's package table decides price and count.
 export const createPaymentBody = z
   .object({
@@ -59,7 +59,7 @@ export const paymentStatusQuery = z.object({
 
 export const downloadQuery = z.object({
   format: z.enum(["csv", "xlsx"], "Format must be csv or xlsx").default("csv"),
-  // The spec's client sends these; the order decides what is delivered.
+  // The product's client sends these; the order decides what is delivered.
   category: z.string().max(200).optional(),
   count: z.string().max(20).optional(),
 });

@@ -1,9 +1,8 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { env } from "@/lib/env";
 import { conflict } from "@/lib/errors";
-import { getSettings } from "@/lib/settings";
-import { decryptSecret, encryptSecret, maskSecret } from "@/lib/settings/crypto";
+import { getSettings, nowPaymentsApiKey } from "@/lib/settings";
+import { encryptSecret, maskSecret } from "@/lib/settings/crypto";
 import type { SettingsDto, SettingsUpdate } from "@/lib/schemas/admin";
 
 // The admin's view of the settings. The provider key goes in sealed and only ever comes out masked.
@@ -12,14 +11,12 @@ export async function getAdminSettings(adminId: string): Promise<SettingsDto> {
     getSettings(),
     db().admin.findUniqueOrThrow({ where: { id: adminId }, select: { email: true } }),
   ]);
-  const stored = settings.nowPaymentsApiKeyEnc ? decryptSecret(settings.nowPaymentsApiKeyEnc) : null;
-  const fromEnv = env().NOWPAYMENTS_API_KEY ?? null;
-  const key = stored ?? fromEnv;
+  const { key, source } = nowPaymentsApiKey(settings);
   return {
     email: admin.email,
     notificationEmail: settings.notificationEmail ?? "",
     nowPaymentsApiKey: key ? maskSecret(key) : "",
-    nowPaymentsApiKeySource: stored ? "settings" : fromEnv ? "environment" : "none",
+    nowPaymentsApiKeySource: source,
     autoRefreshDashboard: settings.autoRefreshDashboard,
     enableNotifications: settings.enableNotifications,
   };

@@ -1,6 +1,5 @@
 import "server-only";
-import type { PoolClient } from "pg";
-import { db, pool } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
 import { decryptSecret } from "@/lib/settings/crypto";
 
@@ -16,28 +15,34 @@ export async function getSettings() {
   return db().settings.findUniqueOrThrow({ where: { id: SETTINGS_ID } });
 }
 
-/** The provider key: the one stored in Settings wins over NOWPAYMENTS_API_KEY. */
-export async function getNowPaymentsApiKey(): Promise<string | null> {
-  const settings = await getSettings();
+/** The provider key and where it comes from: the one stored in Settings wins over NOWPAYMENTS_API_KEY. */
+export function nowPaymentsApiKey(settings: { nowPaymentsApiKeyEnc: string | null }): {
+  key: string | null;
+  source: "settings" | "environment" | "none";
+} {
   const stored = settings.nowPaymentsApiKeyEnc ? decryptSecret(settings.nowPaymentsApiKeyEnc) : null;
-  return stored ?? env().NOWPAYMENTS_API_KEY ?? null;
+  if (stored) return { key: stored, source: "settings" };
+  const fromEnv = env().NOWPAYMENTS_API_KEY ?? null;
+  return fromEnv ? { key: fromEnv, source: "environment" } : { key: null, source: "none" };
+}
+
+export async function getNowPaymentsApiKey(): Promise<string | null> {
+  return nowPaymentsApiKey(await getSettings()).key;
 }
 
 /**
  * Where system notifications go, or null when the admin turned them off. Pass the transaction's
- * client when inside one: asking the shared pool for a second connection while holding one can
- * exhaust it under load, every holder waiting for a connection none will free.
+ * `tx` when inside one: asking the pool for a second connection while holding one can exhaust it
+ * under load, every holder waiting for a connection none will free.
  */
-export async function getNotificationRecipient(
-  client: Pick<PoolClient, "query"> = pool(),
-): Promise<string | null> {
+export async function getNotificationRecipient(tx: Tx = db()): Promise<string | null> {
   // Without a settings row yet, the defaults apply: notifications on, sent to the first admin.
-  const { rows } = await client.query<{ recipient: string | null }>(
-    `SELECT CASE WHEN COALESCE(s.enable_notifications, true)
-                 THEN COALESCE(s.notification_email, (SELECT email FROM admins ORDER BY created_at LIMIT 1))
-            END AS recipient
-       FROM (SELECT 1) AS one LEFT JOIN settings s ON s.id = $1`,
-    [SETTINGS_ID],
-  );
-  return rows[0]?.recipient ?? null;
+  const settings = await tx.settings.findUnique({
+    where: { id: SETTINGS_ID },
+    select: { enableNotifications: true, notificationEmail: true },
+  });
+  if (settings && !settings.enableNotifications) return null;
+  if (settings?.notificationEmail) return settings.notificationEmail;
+  const admin = await tx.admin.findFirst({ orderBy: { createdAt: "asc" }, select: { email: true } });
+  return admin?.email ?? null;
 }

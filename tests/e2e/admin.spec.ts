@@ -1,5 +1,5 @@
 // The admin back-office in a browser: sign-in, the guard, every tab, status changes, imports and
-// settings, with the spec's texts. Most tests plant a signed token instead of typing the form.
+// settings, with the product's texts. Most tests plant a signed token instead of typing the form.
 import type { Page } from "@playwright/test";
 import {
   closeE2eDb,
@@ -200,7 +200,7 @@ test("requests tab: text-only rendering, status changes, attachments and export"
   await expect(row.getByRole("button", { name: "Complete" })).toBeDisabled();
   await expect(row).toContainText("Completed");
 
-  // A failing server answer gives the spec's failure toast.
+  // A failing server answer gives the product's failure toast.
   const other = page.getByRole("row").filter({ hasText: `Requester 1 ${RUN}` });
   await page.route("**/api/admin/requests/*", (route) =>
     route.request().method() === "PATCH"
@@ -225,7 +225,7 @@ test("requests tab: text-only rendering, status changes, attachments and export"
   expect((await exported).suggestedFilename()).toMatch(/^custom-requests-.*\.csv$/);
   expect(dialogs).toBe(0);
 
-  // With a completed request the insight card shows the spec's figure.
+  // With a completed request the insight card shows the product's figure.
   await page.getByRole("button", { name: "Dashboard", exact: true }).click();
   const insight = page.locator("[data-slot=card]").filter({ hasText: "Avg. Request Response" });
   await expect(insight).toContainText("48 hours");
@@ -286,7 +286,7 @@ test("categories tab: add with validation, edit, import with report, view link",
   await expect(renamed).toContainText("3");
 });
 
-test("settings tab: account and system settings flows with the spec's texts", async ({ page }) => {
+test("settings tab: account and system settings flows with the product's texts", async ({ page }) => {
   const email = `second-${RUN}@example.com`;
   const admin = await createAdmin(email, "initial-pass");
   await openDashboard(page, await signToken(admin), "settings");
@@ -336,7 +336,7 @@ test("settings tab: account and system settings flows with the spec's texts", as
   await expect.poll(() => patches.length).toBe(3);
   expect(patches[2]).toEqual({ autoRefreshDashboard: true });
 
-  // Password panel: the spec's validation and outcomes.
+  // Password panel: the product's validation and outcomes.
   const openPanel = () => page.getByRole("button", { name: "Change Password" }).click();
   await openPanel();
   await page.getByLabel("Current Password").fill("initial-pass");

@@ -56,7 +56,7 @@ async function drop(area: Locator, files: Sample[], events = ["dragenter", "drag
 const fileName = (form: Locator) => form.getByTestId("attachment-name");
 
 test.describe("custom request form", () => {
-  test("starts with the spec's defaults", async ({ page }) => {
+  test("starts with the product's defaults", async ({ page }) => {
     const form = await openForm(page);
     await expect(form.getByRole("switch", { name: "LinkedIn" })).toBeChecked();
     for (const name of ["Facebook", "Instagram", "Slack"]) {
@@ -308,7 +308,7 @@ for (const viewport of [
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
 
-    // Network and server failures keep the spec's title and text.
+    // Network and server failures keep the product's title and text.
     await form.getByLabel("Name").fill("Failure Tester");
     await form.getByLabel("Email").fill("failure-tester@example.com");
     await page.route("**/api/custom-request", (route) => route.abort("connectionrefused"));

@@ -40,7 +40,11 @@ function cleanEnv(): NodeJS.ProcessEnv {
 
 async function start(): Promise<{ server: ChildProcess; output: () => string }> {
   // As `npm start` runs it: one process, so a signal reaches the script itself.
-  const server = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env: cleanEnv() });
+  const server = spawn(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"],
+    { env: cleanEnv() },
+  );
   let log = "";
   server.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));
   server.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
@@ -74,10 +78,14 @@ test("embedded start seeds once, keeps data and stops cleanly", async () => {
   await stop(first.server);
 
   // The admin resets the password from the command line while the store is stopped.
-  const reset = spawnSync(process.execPath, ["--import", "tsx", "scripts/reset-admin-password.ts"], {
-    env: { ...cleanEnv(), ADMIN_PASSWORD: "reset-by-command" },
-    encoding: "utf8",
-  });
+  const reset = spawnSync(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "scripts/reset-admin-password.ts"],
+    {
+      env: { ...cleanEnv(), ADMIN_PASSWORD: "reset-by-command" },
+      encoding: "utf8",
+    },
+  );
   expect(reset.stdout).toContain(
     "Password changed for admin@example.com. Every admin session has been signed out.",
   );

@@ -1,8 +1,8 @@
 // Starts what the browser tests run against: a fresh database with the demo data and an admin,
 // stand-ins for outside services, and the production build of the app. Values the tests need
 // are passed through process.env, which the workers inherit.
+import bcrypt from "bcryptjs";
 import { Pool } from "pg";
-import { ensureAdmin } from "../../lib/auth/password";
 import { seedDemoData } from "../../prisma/demo-data";
 import { startAppServer } from "../support/app-server";
 import { createTestDatabase } from "../support/database";
@@ -17,7 +17,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const database = await createTestDatabase("leadmarket_e2e");
   const pool = new Pool({ connectionString: database.url });
   await seedDemoData(pool);
-  await ensureAdmin(pool, E2E_ADMIN.email, E2E_ADMIN.password);
+  await pool.query("INSERT INTO admins (email, password_hash) VALUES ($1, $2)", [
+    E2E_ADMIN.email,
+    await bcrypt.hash(E2E_ADMIN.password, 4),
+  ]);
   await pool.end();
 
   const smtp = await startSmtpCatcher();

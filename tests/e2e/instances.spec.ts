@@ -24,10 +24,14 @@ type Instance = { child: ChildProcess; output: () => string; port: number };
 
 function startInstance(port: number, env: Record<string, string>): Instance {
   let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"],
+    {
+      env: { ...process.env, ...env, PORT: String(port) },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   return { child, output: () => output, port };

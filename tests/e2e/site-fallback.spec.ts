@@ -1,6 +1,6 @@
 // When the server cannot read the database, the pages still render and the browser takes over:
 // the home page fetches the categories itself (skeletons, empty state, error toast) and the
-// category page shows the spec's error toast. Runs a second copy of the production build whose
+// category page shows the product's error toast. Runs a second copy of the production build whose
 // database is unreachable; the browser's calls to /api/categories are answered by the test.
 import { expect, test, type Page, type Route } from "@playwright/test";
 import { startAppServer, type AppServer } from "../support/app-server";
@@ -105,7 +105,7 @@ test("a failed fetch shows the destructive 'Error' toast", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "No Lead Categories Found" })).toBeVisible();
 });
 
-test("the category page reports a failed load with the spec's toast and can retry", async ({ page }) => {
+test("the category page reports a failed load with the product's toast and can retry", async ({ page }) => {
   await page.goto(`${server.url}/category/${CATEGORIES[0]._id}`);
   const toast = page.locator('[data-slot="toast"]');
   await expect(toast).toHaveAttribute("data-variant", "destructive");

@@ -48,7 +48,7 @@ test("the browser reuses the server's categories instead of fetching them again"
   expect(calls).toEqual([]);
 });
 
-test("sections come in the designed order with the spec's anchors", async ({ page }) => {
+test("sections come in the designed order with the product's anchors", async ({ page }) => {
   await ready(page);
   const ids = await page
     .locator("main section[id], main [id='packages']")
@@ -68,7 +68,9 @@ test("sections come in the designed order with the spec's anchors", async ({ pag
   expect(headings.filter((text) => order.includes(text))).toEqual(order);
 });
 
-test("hero, how it works, trusted-by strip and banner carry the spec's texts and links", async ({ page }) => {
+test("hero, how it works, trusted-by strip and banner carry the product's texts and links", async ({
+  page,
+}) => {
   await ready(page);
   const hero = page.locator("section", { has: page.getByRole("heading", { level: 1 }) });
   await expect(hero.getByRole("heading", { level: 1 })).toHaveText("Verified B2B Leads for the USA & UK");

@@ -139,7 +139,7 @@ test("the newsletter validates the address, confirms with a toast and makes no c
     }
   });
 
-  // The browser's own check comes first; without it (noValidate), ours answers with the spec's toast.
+  // The browser's own check comes first; without it (noValidate), ours answers with the product's toast.
   await form.evaluate((element) => ((element as HTMLFormElement).noValidate = true));
   await input.fill("not-an-email");
   await form.getByRole("button", { name: "Subscribe" }).click();

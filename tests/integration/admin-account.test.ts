@@ -31,10 +31,10 @@ describe("adminLoginBanner", () => {
 
 describe("resetAdminPassword", () => {
   it("refuses before an account exists and refuses short passwords", async () => {
-    await expect(resetAdminPassword(pool(), "long-enough")).rejects.toThrow(/No admin account exists/);
-    expect(await adminEmail(pool())).toBeNull();
-    await ensureAdmin(pool(), "Owner@Example.com", "first-password");
-    await expect(resetAdminPassword(pool(), "short")).rejects.toThrow(
+    await expect(resetAdminPassword("long-enough")).rejects.toThrow(/No admin account exists/);
+    expect(await adminEmail()).toBeNull();
+    await ensureAdmin("Owner@Example.com", "first-password");
+    await expect(resetAdminPassword("short")).rejects.toThrow(
       "New password must be at least 6 characters long",
     );
   });
@@ -46,7 +46,7 @@ describe("resetAdminPassword", () => {
 
     // The change time moves on by at least a millisecond (the token's precision).
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(await resetAdminPassword(pool(), "a-new-password")).toBe("owner@example.com");
+    expect(await resetAdminPassword("a-new-password")).toBe("owner@example.com");
 
     expect((await call(stats.GET, "/api/admin/stats", { token })).status).toBe(401);
     const old = await call(login.POST, "/api/admin/login", {

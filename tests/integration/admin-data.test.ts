@@ -145,7 +145,7 @@ describe("stats", () => {
 });
 
 describe("sales", () => {
-  it("lists sales newest first with the spec's fields and paging", async () => {
+  it("lists sales newest first with the product's fields and paging", async () => {
     const { status, body, headers } = await callJson<Record<string, unknown>[]>(
       sales.GET,
       "/api/admin/sales",

@@ -58,7 +58,7 @@ describe("admin lock-out", () => {
     }
     expect((await signIn(email, "wrong-last", "10.20.0.77")).status).toBe(401);
 
-    // The spec's rule still holds for a browser without the cookie...
+    // The product's rule still holds for a browser without the cookie...
     expect((await signIn(email, PASSWORD, "10.20.0.2")).status).toBe(429);
     expect((await signIn(email, PASSWORD, "10.20.0.1")).status).toBe(429);
     // ...but the admin's own device signs in.

@@ -128,7 +128,7 @@ describe("POST /api/payment/create", () => {
     });
   });
 
-  it("accepts the spec's selectedPackage when packageType is missing", async () => {
+  it("accepts the product's selectedPackage when packageType is missing", async () => {
     const { status: code, body } = await callJson<Created>(create, "/api/payment/create", {
       json: { categoryId: marketing, selectedPackage: "starter" },
       headers: fromAddress(nextAddress()),

@@ -15,11 +15,15 @@ const production = {
 
 function start(overrides: Record<string, string>): { status: number | null; output: string } {
   const env: NodeJS.ProcessEnv = { ...process.env, ...production, ...overrides };
-  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-    env,
-    encoding: "utf8",
-    timeout: 60_000,
-  });
+  const result = spawnSync(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"],
+    {
+      env,
+      encoding: "utf8",
+      timeout: 60_000,
+    },
+  );
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 

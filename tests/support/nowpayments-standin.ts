@@ -1,4 +1,4 @@
-// A NOWPayments stand-in on loopback, following the documented API (shared/notes/nowpayments.md):
+// A NOWPayments stand-in on loopback, following the documented API (docs/nowpayments.md):
 // POST /v1/invoice, GET /v1/payment/{id}, GET /v1/status with `x-api-key`, a hosted invoice page that
 // "pays" and redirects to success_url with NP_id appended, and IPN callbacks signed the way the
 // provider signs them. Independent of the app's own code on purpose.

@@ -29,7 +29,7 @@ describe("screenFiles", () => {
     });
   });
 
-  it("type-checks dropped files only, with the spec's toast when the type is the only problem", () => {
+  it("type-checks dropped files only, with the product's toast when the type is the only problem", () => {
     expect(screenFiles(0, [file("notes.txt")], false).accepted).toHaveLength(1);
     const dropped = screenFiles(0, [file("notes.txt"), file("brief.pdf")], true);
     expect(names(dropped.accepted)).toEqual(["brief.pdf"]);

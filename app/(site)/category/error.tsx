@@ -7,7 +7,7 @@ import { startTransition, useEffect } from "react";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/use-toast";
 
-// The category could not be loaded (e.g. the database is unreachable): the spec's error toast,
+// The category could not be loaded (e.g. the database is unreachable): the product's error toast,
 // and a way to try again without leaving the page.
 export default function CategoryError({
   error,

@@ -1,9 +1,9 @@
-import { pool } from "@/lib/db";
+import { db } from "@/lib/db";
 
 // GET /api/health - liveness and database reachability, for load balancers
 export async function GET(): Promise<Response> {
   try {
-    await pool().query("SELECT 1");
+    await db().$executeRaw`SELECT 1`;
     return Response.json({ status: "ok", database: "up" });
   } catch {
     return Response.json(

@@ -7,7 +7,7 @@ const STATS = [
   { value: "Weekly", label: "Database updates" },
 ];
 
-// Home section 2 (unshown in the spec): our proof points and the trusted-by logo strip.
+// Home section 2 (our own section): our proof points and the trusted-by logo strip.
 export function TrustedBy() {
   return (
     <section aria-labelledby="trusted-title" className="border-y bg-muted/40 py-12">

@@ -41,7 +41,7 @@ const REASONS = [
   },
 ];
 
-// Home section 5 (unshown in the spec): why buyers choose us.
+// Home section 5 (our own section): why buyers choose us.
 export function WhyUs() {
   return (
     <section aria-labelledby="why-us-title" className="py-20">

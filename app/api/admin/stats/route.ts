@@ -1,4 +1,4 @@
-// GET /api/admin/stats - dashboard figures (decisions.md section 6)
+// GET /api/admin/stats - dashboard figures (docs/product-rules.md)
 import { route } from "@/lib/api/handler";
 import { getStats } from "@/lib/dashboard/stats";
 

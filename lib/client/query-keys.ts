@@ -1,0 +1,19 @@
+import type { SaleFilter } from "@/lib/schemas/admin";
+
+// Every TanStack Query key in one place, so a mutation invalidates exactly what a query reads.
+
+/** Shared with the server, which pre-fills this key so the browser does not fetch the list again. */
+export const categoriesQueryKey = ["categories"] as const;
+
+export const adminKeys = {
+  all: ["admin"] as const,
+  stats: ["admin", "stats"] as const,
+  sales: (page: number, order: "asc" | "desc", status: SaleFilter | "all") =>
+    ["admin", "sales", page, order, status] as const,
+  salesAll: ["admin", "sales"] as const,
+  sale: (id: string) => ["admin", "sale", id] as const,
+  categories: ["admin", "categories"] as const,
+  requests: (page: number) => ["admin", "requests", page] as const,
+  requestsAll: ["admin", "requests"] as const,
+  settings: ["admin", "settings"] as const,
+};

@@ -1,0 +1,54 @@
+import "server-only";
+import type { Tx } from "@/lib/db";
+import { queueMail } from "@/lib/mail/outbox";
+import { orderPageUrl } from "@/lib/orders/links";
+import { receiptMail, saleNotification, type SaleSummary } from "@/lib/orders/mails";
+import { getNotificationRecipient } from "@/lib/settings";
+
+/**
+ * Queues the buyer's receipt for a paid order that has a buyer email, inside the caller's
+ * transaction (the first payment's, or the admin's "Resend receipt"), and records when it was
+ * queued. The one place receipts come from. Answers whether a receipt was queued.
+ */
+export async function queueReceipt(tx: Tx, orderId: string): Promise<boolean> {
+  const order = await tx.order.findUnique({
+    where: { id: orderId },
+    select: {
+      buyerEmail: true,
+      leadTitle: true,
+      packageType: true,
+      leadCount: true,
+      amount: true,
+      currency: true,
+      downloadKey: true,
+      downloadExpiresAt: true,
+    },
+  });
+  if (!order?.buyerEmail || !order.downloadExpiresAt) return false;
+  const mail = receiptMail({
+    to: order.buyerEmail,
+    categoryTitle: order.leadTitle,
+    packageType: order.packageType,
+    leadCount: order.leadCount,
+    amount: order.amount.toNumber(),
+    currency: order.currency,
+    orderUrl: orderPageUrl(order.downloadKey),
+    expiresAt: order.downloadExpiresAt,
+  });
+  await queueMail(mail, tx, "receipt");
+  await tx.order.update({
+    where: { id: orderId },
+    data: { receiptSentAt: new Date() },
+    select: { id: true },
+  });
+  return true;
+}
+
+/**
+ * Queues the admin's sale notification (when notifications are on) in the transaction that
+ * records the payment, so the mail exists exactly when the sale does.
+ */
+export async function queueSaleNotification(tx: Tx, sale: SaleSummary): Promise<void> {
+  const to = await getNotificationRecipient(tx);
+  if (to) await queueMail(saleNotification(sale, to), tx, "sale-notification");
+}
