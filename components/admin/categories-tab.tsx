@@ -5,14 +5,17 @@ import { useState } from "react";
 import { CategoryDialog } from "@/components/admin/category-dialog";
 import { formatCount } from "@/components/admin/format";
 import { ImportDialog } from "@/components/admin/import-dialog";
+import { QuarantineActions } from "@/components/admin/quarantine-actions";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useAdminCategories } from "@/lib/client/use-admin";
+import { useAdminCategories, useAdminQuarantine } from "@/lib/client/use-admin";
 import type { CategoryDto } from "@/lib/schemas/category";
 
 export function CategoriesTab() {
   const categories = useAdminCategories();
+  const quarantine = useAdminQuarantine();
+  const quarantined = new Map(quarantine.data?.map((entry) => [entry.categoryId, entry.quarantined]));
   const [editing, setEditing] = useState<CategoryDto | undefined>();
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState<CategoryDto | undefined>();
@@ -42,9 +45,12 @@ export function CategoriesTab() {
                   <h2 className="text-lg">{category.title}</h2>
                 </CardTitle>
               </CardHeader>
-              <CardContent className="flex-1">
-                <p className="text-2xl font-bold">{formatCount(category.count)}</p>
-                <p className="text-sm text-muted-foreground">available leads</p>
+              <CardContent className="flex-1 space-y-3">
+                <div>
+                  <p className="text-2xl font-bold">{formatCount(category.count)}</p>
+                  <p className="text-sm text-muted-foreground">available leads</p>
+                </div>
+                <QuarantineActions category={category} quarantined={quarantined.get(category._id) ?? 0} />
               </CardContent>
               <CardFooter className="flex flex-wrap gap-2">
                 <Button variant="outline" size="sm" onClick={() => setEditing(category)}>

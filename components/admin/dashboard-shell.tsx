@@ -6,6 +6,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { CategoriesTab } from "@/components/admin/categories-tab";
 import { DashboardHeader } from "@/components/admin/dashboard-header";
 import { OverviewTab } from "@/components/admin/overview-tab";
+import { PrivacyRequestsCard } from "@/components/admin/privacy-requests-card";
 import { RequestsTab } from "@/components/admin/requests-tab";
 import { SalesTab } from "@/components/admin/sales-tab";
 import { SettingsTab } from "@/components/admin/settings-tab";
@@ -105,7 +106,12 @@ function Dashboard({ tab, onSelect }: { tab: string; onSelect: (tab: Tab) => voi
           {tab === "dashboard" && <OverviewTab onSelect={onSelect} autoRefresh={autoRefresh} />}
           {tab === "sales" && <SalesTab autoRefresh={autoRefresh} />}
           {tab === "categories" && <CategoriesTab />}
-          {tab === "requests" && <RequestsTab autoRefresh={autoRefresh} />}
+          {tab === "requests" && (
+            <div className="space-y-6">
+              <RequestsTab autoRefresh={autoRefresh} />
+              <PrivacyRequestsCard autoRefresh={autoRefresh} />
+            </div>
+          )}
           {tab === "settings" && <SettingsTab />}
           {!isTab(tab) && <p className="text-muted-foreground">Select a tab to view data</p>}
         </main>

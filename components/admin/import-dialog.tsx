@@ -108,6 +108,9 @@ function ImportForm({
               Duplicates skipped: <strong>{formatCount(report.duplicates)}</strong>
             </li>
             <li>
+              Skipped at the person&apos;s request (erased): <strong>{formatCount(report.suppressed)}</strong>
+            </li>
+            <li>
               Invalid rows: <strong>{formatCount(report.invalidCount)}</strong>
             </li>
           </ul>

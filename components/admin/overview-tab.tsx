@@ -7,6 +7,7 @@ import {
   MessageSquare,
   Percent,
   Receipt,
+  RefreshCw,
   ShoppingCart,
   TrendingDown,
   TrendingUp,
@@ -92,6 +93,12 @@ function insights(stats: StatsDto) {
       icon: Receipt,
     },
     {
+      title: "Replacement Rate",
+      value: stats.confirmedSales > 0 ? `${stats.replacementRate}%` : "N/A",
+      detail: `Paid orders with an accepted replacement claim (${formatCount(stats.replacementClaims)})`,
+      icon: RefreshCw,
+    },
+    {
       title: "Leads in Stock",
       value: formatCount(stats.totalLeads),
       detail: `Across ${stats.totalCategories} categories`,
@@ -150,7 +157,10 @@ export function OverviewTab({
         />
       </section>
 
-      <section className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-4" aria-label="Insights">
+      <section
+        className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5"
+        aria-label="Insights"
+      >
         {insights(s).map((insight) => (
           <StatCard key={insight.title} {...insight} />
         ))}

@@ -3,7 +3,8 @@ import { Download, FileSpreadsheet } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { getPackage } from "@/lib/packages";
-import type { OrderSummary } from "@/lib/schemas/orders";
+import { ClaimSummary, ReplacementClaimForm } from "@/components/orders/replacement-claim";
+import { REPLACEMENT_DAYS, replacementThreshold, type OrderSummary } from "@/lib/schemas/orders";
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
 const formatDate = (iso: string) => `${dateFormat.format(new Date(iso))} (UTC)`;
@@ -60,6 +61,53 @@ function Downloads({ orderKey, order, now }: { orderKey: string; order: OrderSum
   );
 }
 
+/** The accepted claim, the claim form while the window is open, or why it closed. */
+function Replacement({
+  orderKey,
+  order,
+  paidAt,
+  now,
+}: {
+  orderKey: string;
+  order: OrderSummary;
+  paidAt: string;
+  now: Date;
+}) {
+  if (order.replacement) {
+    return <ClaimSummary claim={order.replacement} claimedOn={formatDate(order.replacement.claimedAt)} />;
+  }
+  const closes = new Date(new Date(paidAt).getTime() + REPLACEMENT_DAYS * 24 * 3600 * 1000);
+  if (closes <= now) {
+    return (
+      <p className="text-sm text-muted-foreground">
+        Replacement claims could be filed until {formatDate(closes.toISOString())} ({REPLACEMENT_DAYS} days
+        after payment); this order&apos;s window has closed.
+      </p>
+    );
+  }
+  if (!order.expiresAt || new Date(order.expiresAt) <= now) {
+    return (
+      <p className="text-sm text-muted-foreground">
+        Get a fresh link with Find my orders to file a replacement claim (open until{" "}
+        {formatDate(closes.toISOString())}).
+      </p>
+    );
+  }
+  return (
+    <div className="space-y-2">
+      <p className="text-sm text-muted-foreground">
+        If more than 5% of these leads turn out to be invalid, claim free replacements here until{" "}
+        <strong>{formatDate(closes.toISOString())}</strong>.
+      </p>
+      <ReplacementClaimForm
+        orderKey={orderKey}
+        threshold={replacementThreshold(order.leadCount)}
+        leadCount={order.leadCount}
+      />
+    </div>
+  );
+}
+
 /** One order as its buyer sees it: summary, status, downloads and the replacement guarantee. */
 export function OrderDetails({ orderKey, order, now }: { orderKey: string; order: OrderSummary; now: Date }) {
   const pkg = getPackage(order.packageType);
@@ -99,10 +147,7 @@ export function OrderDetails({ orderKey, order, now }: { orderKey: string; order
           <h3 id="order-replacement" className="font-semibold">
             Replacement guarantee
           </h3>
-          <p className="text-sm text-muted-foreground">
-            If more than 5% of these leads turn out to be invalid, you can claim free replacements within 30
-            days of payment.
-          </p>
+          <Replacement orderKey={orderKey} order={order} paidAt={order.paidAt} now={now} />
         </section>
       )}
     </article>

@@ -118,6 +118,11 @@ export function SiteFooter() {
                 </li>
               ))}
               <li>
+                <Link href="/privacy/requests" className="hover:text-foreground">
+                  Privacy Requests
+                </Link>
+              </li>
+              <li>
                 <a href="#" className="hover:text-foreground">
                   Contact Us
                 </a>

@@ -16,4 +16,6 @@ export const adminKeys = {
   requests: (page: number) => ["admin", "requests", page] as const,
   requestsAll: ["admin", "requests"] as const,
   settings: ["admin", "settings"] as const,
+  quarantine: ["admin", "quarantine"] as const,
+  privacyRequests: ["admin", "privacy-requests"] as const,
 };

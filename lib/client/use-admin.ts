@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { adminJson, adminRequest, adminSend, getAdminToken } from "@/lib/client/use-admin-token";
 import { adminKeys, categoriesQueryKey } from "@/lib/client/query-keys";
 import type { CategoryDto } from "@/lib/schemas/category";
+import type { PrivacyRequestDto } from "@/lib/schemas/privacy";
 import type {
   ImportReport,
   RequestDto,
@@ -115,6 +116,24 @@ export function useUpdateRequestStatus() {
   });
 }
 
+export function useAdminPrivacyRequests(options: Refresh = {}) {
+  return useQuery({
+    queryKey: adminKeys.privacyRequests,
+    queryFn: () => adminJson<PrivacyRequestDto[]>("/api/admin/privacy-requests"),
+    ...options,
+  });
+}
+
+export type QuarantineCount = { categoryId: string; quarantined: number };
+
+export function useAdminQuarantine(options: Refresh = {}) {
+  return useQuery({
+    queryKey: adminKeys.quarantine,
+    queryFn: () => adminJson<QuarantineCount[]>("/api/admin/categories/quarantine"),
+    ...options,
+  });
+}
+
 function useCategoryMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -122,6 +141,7 @@ function useCategoryMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: adminKeys.categories }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.quarantine }),
         queryClient.invalidateQueries({ queryKey: adminKeys.stats }),
         // The public category lists show the same titles and counts.
         queryClient.invalidateQueries({ queryKey: categoriesQueryKey }),
@@ -143,6 +163,15 @@ export function useUpdateCategory() {
 
 export function useDeleteCategory() {
   return useCategoryMutation((id: string) => adminJson(`/api/admin/categories/${id}`, { method: "DELETE" }));
+}
+
+/** Release: the category's quarantined leads become sellable again. Delete: they are removed. */
+export function useQuarantineAction(action: "release" | "delete") {
+  return useCategoryMutation((categoryId: string) =>
+    action === "release"
+      ? adminJson<unknown>(`/api/admin/categories/${categoryId}/quarantine/release`, { method: "POST" })
+      : adminJson<unknown>(`/api/admin/categories/${categoryId}/quarantine`, { method: "DELETE" }),
+  );
 }
 
 /** Uploads a CSV with XMLHttpRequest, the one browser API that reports upload progress. */

@@ -1,8 +1,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/fetcher";
-import type { OrderLookupBody } from "@/lib/schemas/orders";
+import type { OrderLookupBody, ReplacementAnswer } from "@/lib/schemas/orders";
 
-// Client calls of Find my orders.
+// Client calls of Find my orders and the order page.
 
 export function useOrderLookup() {
   return useMutation({
@@ -12,5 +12,24 @@ export function useOrderLookup() {
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
       }),
+  });
+}
+
+/** Files a replacement claim: a list of addresses as JSON, or a CSV file as an upload. */
+export function useReplacementClaim(orderKey: string) {
+  return useMutation({
+    mutationFn: (input: { emails: string[] } | { file: File }) => {
+      const url = `/api/orders/${encodeURIComponent(orderKey)}/replacement`;
+      if ("file" in input) {
+        const form = new FormData();
+        form.append("file", input.file);
+        return apiFetch<ReplacementAnswer>(url, { method: "POST", body: form });
+      }
+      return apiFetch<ReplacementAnswer>(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ emails: input.emails }),
+      });
+    },
   });
 }

@@ -17,7 +17,8 @@ const SALES_SQL = `
     COALESCE(SUM(amount) FILTER (WHERE paid_at >= now() - interval '7 days'), 0)::float8 AS last_7,
     COALESCE(SUM(amount) FILTER (
       WHERE paid_at >= now() - interval '14 days' AND paid_at < now() - interval '7 days'
-    ), 0)::float8 AS previous_7
+    ), 0)::float8 AS previous_7,
+    (SELECT COUNT(*)::int FROM replacement_claims) AS replacement_claims
   FROM orders`;
 
 const REQUESTS_SQL = `
@@ -49,6 +50,11 @@ export function revenueTrend(last7: number, previous7: number): number {
   return Math.round(((last7 - previous7) / previous7) * 1000) / 10;
 }
 
+/** Paid orders with an accepted replacement claim, in percent of paid orders (one decimal). */
+export function replacementRate(claims: number, paidOrders: number): number {
+  return paidOrders > 0 ? Math.round((claims / paidOrders) * 1000) / 10 : 0;
+}
+
 type SalesFigures = {
   total_revenue: number;
   total_sales: number;
@@ -56,6 +62,7 @@ type SalesFigures = {
   leads_sold: number;
   last_7: number;
   previous_7: number;
+  replacement_claims: number;
 };
 type RequestFigures = {
   total: number;
@@ -83,6 +90,8 @@ export async function getStats(): Promise<StatsDto> {
     pendingSales: s.total_sales - s.confirmed_sales,
     leadsSold: s.leads_sold,
     averagePricePerLead: s.leads_sold > 0 ? Math.round((totalRevenue / s.leads_sold) * 10000) / 10000 : 0,
+    replacementClaims: s.replacement_claims,
+    replacementRate: replacementRate(s.replacement_claims, s.confirmed_sales),
     totalRequests: r.total,
     pendingRequests: r.pending,
     inProgressRequests: r.in_progress,

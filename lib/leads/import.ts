@@ -239,7 +239,7 @@ class ReportingParser extends Parser {
 
 /** Imports rows from a CSV byte stream into a category. */
 export async function importLeadsCsv(categoryId: string, input: Readable): Promise<ImportReport> {
-  const report: ImportReport = { imported: 0, duplicates: 0, invalid: [], invalidCount: 0 };
+  const report: ImportReport = { imported: 0, duplicates: 0, suppressed: 0, invalid: [], invalidCount: 0 };
   const addInvalid = (line: number, reason: string) => {
     report.invalidCount += 1;
     if (report.invalid.length < MAX_REPORTED_INVALID) report.invalid.push({ line, reason });
@@ -311,9 +311,10 @@ export async function importLeadsCsv(categoryId: string, input: Readable): Promi
     if (batch.length > 0) yield batch;
   }
 
-  const { received, inserted } = await insertLeadStream(pool(), categoryId, validLeads());
+  const { received, inserted, suppressed } = await insertLeadStream(pool(), categoryId, validLeads());
   report.imported = inserted;
-  report.duplicates = received - inserted;
+  report.suppressed = suppressed;
+  report.duplicates = received - inserted - suppressed;
   return report;
 }
 

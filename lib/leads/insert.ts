@@ -99,7 +99,15 @@ function copyLine(lead: LeadInput): string {
   return `${line}${lead.country}\t${lead.verifiedAt.toISOString()}\n`;
 }
 
-export type InsertResult = { received: number; inserted: number };
+export type InsertResult = { received: number; inserted: number; suppressed: number };
+
+// Erased people's addresses (docs/product-rules.md, "Privacy requests") never come back: staged rows
+// whose normalised email hashes to a suppressed one are dropped before the move. Hashing every
+// staged row only happens once anyone has been erased.
+const DROP_SUPPRESSED = `DELETE FROM lead_import s
+    WHERE EXISTS (SELECT 1 FROM suppressed_emails)
+      AND EXISTS (SELECT 1 FROM suppressed_emails x
+                   WHERE x.email_hash = encode(sha256(convert_to(s.email, 'UTF8')), 'hex'))`;
 
 function copyLines(
   batches: AsyncIterable<LeadInput[]> | Iterable<LeadInput[]>,
@@ -136,13 +144,14 @@ export async function insertLeadStream(
       copyLines(batches, "", (leads) => (received += leads)),
       client.query(copyFrom("COPY lead_import FROM STDIN")),
     );
+    const suppressed = (await client.query(DROP_SUPPRESSED)).rowCount ?? 0;
     const inserted = await move(client, categoryId);
     await client.query("UPDATE categories SET count = count + $2, updated_at = now() WHERE id = $1", [
       categoryId,
       inserted,
     ]);
     await client.query("COMMIT");
-    return { received, inserted };
+    return { received, inserted, suppressed };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;

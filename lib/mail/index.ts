@@ -30,12 +30,12 @@ function transport(url: string): Transporter {
 /**
  * Hands one mail to the SMTP server; throws when it was not accepted. Answers false when SMTP_URL
  * is unset: the log then names the mail (recipient and subject), never its body, which can hold a
- * download key or a sign-in link.
+ * download key or a sign-in link. `shownRecipient` is how the log names the recipient.
  */
-export async function transmit(mail: Mail): Promise<boolean> {
+export async function transmit(mail: Mail, shownRecipient = mail.to): Promise<boolean> {
   const { SMTP_URL, MAIL_FROM } = env();
   if (!SMTP_URL) {
-    console.info(`[mail] SMTP_URL is not set; not sent. To: ${mail.to}, subject: ${mail.subject}`);
+    console.info(`[mail] SMTP_URL is not set; not sent. To: ${shownRecipient}, subject: ${mail.subject}`);
     return false;
   }
   await transport(SMTP_URL).sendMail({ from: MAIL_FROM, ...mail });

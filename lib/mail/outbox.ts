@@ -2,6 +2,7 @@ import "server-only";
 import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { transmit, type Mail } from "@/lib/mail";
+import { maskEmail } from "@/lib/privacy/email";
 
 // The mail outbox. A mail is a row written in the same transaction as what caused it (a sale, a
 // request), so it exists exactly when its cause does, and an SMTP outage only delays it. The
@@ -9,6 +10,8 @@ import { transmit, type Mail } from "@/lib/mail";
 // sent by one of them, once; a failed attempt is retried with a growing delay for up to 24 hours.
 
 const GIVE_UP_AFTER_HOURS = 24;
+/** Mail kinds starting with this are logged with a masked recipient. */
+export const PRIVATE_KIND_PREFIX = "privacy-";
 const FIRST_RETRY_SECONDS = 5;
 const MAX_RETRY_SECONDS = 3600;
 const POLL_MS = 2000;
@@ -78,8 +81,10 @@ async function deliverNext(): Promise<boolean> {
        FOR UPDATE SKIP LOCKED`;
     if (!row) return false;
     const mail = decode(row.mail);
+    // A privacy request's address may belong to someone about to be erased: never logged in clear.
+    const shown = row.kind.startsWith(PRIVATE_KIND_PREFIX) ? maskEmail(mail.to) : mail.to;
     try {
-      const sent = await transmit(mail);
+      const sent = await transmit(mail, shown);
       await tx.mailOutbox.update({
         where: { id: row.id },
         data: {
@@ -92,10 +97,10 @@ async function deliverNext(): Promise<boolean> {
       });
     } catch (error) {
       const message = (error as Error).message;
-      console.error(`[mail] sending "${mail.subject}" to ${mail.to} failed: ${message}`);
+      console.error(`[mail] sending "${mail.subject}" to ${shown} failed: ${message}`);
       if (row.expired) {
         console.error(
-          `[mail] gave up on ${row.kind} mail ${row.id} to ${mail.to} after ${GIVE_UP_AFTER_HOURS} h`,
+          `[mail] gave up on ${row.kind} mail ${row.id} to ${shown} after ${GIVE_UP_AFTER_HOURS} h`,
         );
       }
       const delaySeconds = Math.min(FIRST_RETRY_SECONDS * 2 ** row.attempts, MAX_RETRY_SECONDS);

@@ -6,6 +6,7 @@ import { env } from "@/lib/env";
 import { queueMail } from "@/lib/mail/outbox";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { orderListingMail } from "@/lib/orders/mails";
+import { toReplacementSummary } from "@/lib/orders/replacement";
 import { toOrderSummary } from "@/lib/orders/summary";
 import type { Caller } from "@/lib/orders/checkout";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";
@@ -97,10 +98,16 @@ export async function ordersForToken(token: string, now = new Date()): Promise<L
     where: { buyerEmail: email, paidAt: { not: null } },
     orderBy: { paidAt: "desc" },
     take: 200,
-    select: { ...orderViewSelect, createdAt: true },
+    select: {
+      ...orderViewSelect,
+      createdAt: true,
+      replacement: {
+        select: { reported: true, counted: true, replaced: true, shortfall: true, createdAt: true },
+      },
+    },
   });
-  return rows.map((row) => ({
-    ...toOrderSummary(toOrderView(row)),
+  return rows.map(({ replacement, ...row }) => ({
+    ...toOrderSummary(toOrderView(row), replacement && toReplacementSummary(replacement)),
     key: row.downloadKey,
     createdAt: row.createdAt.toISOString(),
   }));

@@ -40,7 +40,7 @@ export function receiptMail(data: ReceiptData): Mail {
       "",
       `The download links work until ${expires}. After that, ask for fresh links at the "Find my orders" page with this email address.`,
       "",
-      "Replacement guarantee: if more than 5% of these leads turn out to be invalid, report them from your order page within 30 days of payment and we replace them free of charge.",
+      "Replacement guarantee: if more than 5% of these leads turn out to be invalid, report their email addresses on your order page (paste them or upload a CSV) within 30 days of payment: we swap exactly those rows for fresh leads of the same category, free of charge, once per order.",
       "",
       "Keep this link private: anyone who has it can download your leads.",
     ].join("\n"),

@@ -2,6 +2,7 @@ import "server-only";
 import { pruneThrottleEvents } from "@/lib/api/throttle";
 import { db, transaction } from "@/lib/db";
 import { getPaymentProvider } from "@/lib/payments";
+import { expirePrivacyRequests } from "@/lib/privacy/requests";
 import { CLOSED_STATUSES } from "@/lib/orders/status";
 import { refreshFromProvider } from "@/lib/orders/checkout";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";
@@ -64,6 +65,7 @@ export async function reconcilePendingOrders(now = new Date()): Promise<number> 
 
 export async function runOrderMaintenance(now = new Date()): Promise<void> {
   await expireStaleOrders(now);
+  await expirePrivacyRequests(now);
   await reconcilePendingOrders(now);
   await pruneThrottleEvents();
 }

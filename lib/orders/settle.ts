@@ -1,5 +1,7 @@
 import "server-only";
 import { transaction, type Tx } from "@/lib/db";
+import type { Location } from "@/lib/categories/location";
+import { freshLeadsQuery } from "@/lib/leads/allocation";
 import { orderViewSelect } from "@/lib/orders/view";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { queueReceipt, queueSaleNotification } from "@/lib/orders/notify";
@@ -48,19 +50,17 @@ export async function recordEvent(tx: Tx, orderId: string, status: string, note 
 }
 
 /**
- * The order's leads, allocated once at its first payment: leads of the order's country, most
- * recently verified first.
+ * The order's leads, allocated once at its first payment: sellable leads of the order's country,
+ * most recently verified first.
  */
 async function allocateLeads(
   tx: Tx,
-  order: { id: string; categoryId: string; leadCount: number; location: string },
+  order: { id: string; categoryId: string; leadCount: number; location: Location },
 ) {
   return tx.$executeRaw`
     INSERT INTO order_leads (order_id, position, lead_id)
     SELECT ${order.id}::uuid, row_number() OVER (ORDER BY verified_at DESC, id), id
-      FROM (SELECT id, verified_at FROM leads
-             WHERE category_id = ${order.categoryId}::uuid AND country = ${order.location}::"Country"
-             ORDER BY verified_at DESC, id LIMIT ${order.leadCount}::int) AS chosen`;
+      FROM (${freshLeadsQuery({ categoryId: order.categoryId, country: order.location }, order.leadCount)}) AS chosen`;
 }
 
 /**

@@ -2,10 +2,11 @@ import "server-only";
 import { notFound } from "@/lib/errors";
 import { findByKey, type Caller } from "@/lib/orders/checkout";
 import type { OrderView } from "@/lib/orders/view";
-import type { OrderSummary } from "@/lib/schemas/orders";
+import { replacementOf } from "@/lib/orders/replacement";
+import type { OrderSummary, ReplacementSummary } from "@/lib/schemas/orders";
 
 /** The buyer's view of an order: what the order page shows and `GET /api/orders/{key}` answers. */
-export function toOrderSummary(order: OrderView): OrderSummary {
+export function toOrderSummary(order: OrderView, replacement: ReplacementSummary | null): OrderSummary {
   return {
     categoryTitle: order.leadTitle,
     packageType: order.packageType,
@@ -14,7 +15,7 @@ export function toOrderSummary(order: OrderView): OrderSummary {
     status: order.paidAt ? "paid" : order.status,
     paidAt: order.paidAt?.toISOString() ?? null,
     expiresAt: order.downloadExpiresAt?.toISOString() ?? null,
-    replacement: null,
+    replacement,
   };
 }
 
@@ -22,5 +23,5 @@ export function toOrderSummary(order: OrderView): OrderSummary {
 export async function orderSummary(key: string, caller: Caller): Promise<OrderSummary> {
   const order = await findByKey(key, caller);
   if (!order) throw notFound("Order not found");
-  return toOrderSummary(order);
+  return toOrderSummary(order, order.paidAt ? await replacementOf(order.id) : null);
 }

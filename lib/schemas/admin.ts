@@ -145,6 +145,9 @@ export type StatsDto = {
   pendingSales: number;
   leadsSold: number;
   averagePricePerLead: number;
+  /** Accepted replacement claims, and their share of paid orders in percent. */
+  replacementClaims: number;
+  replacementRate: number;
   totalRequests: number;
   pendingRequests: number;
   inProgressRequests: number;
@@ -168,6 +171,8 @@ export type SettingsDto = {
 export type ImportReport = {
   imported: number;
   duplicates: number;
+  /** Rows skipped because the person asked to be erased (their email is on the suppression list). */
+  suppressed: number;
   /** The first invalid rows (at most 1000), with their line numbers in the file. */
   invalid: { line: number; reason: string }[];
   invalidCount: number;

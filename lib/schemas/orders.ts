@@ -30,6 +30,54 @@ export type OrderSummary = {
   status: string;
   paidAt: string | null;
   expiresAt: string | null;
-  /** The replacement claim (docs/product-rules.md); null while none was filed. */
-  replacement: null;
+  /** The accepted replacement claim (docs/product-rules.md); null while none was accepted. */
+  replacement: ReplacementSummary | null;
+};
+
+// ---- Replacement claims (docs/product-rules.md) ----
+
+/** Days after payment during which a replacement can be claimed. */
+export const REPLACEMENT_DAYS = 30;
+/** A claim is accepted when strictly more than this share (in percent) of the order's leads is reported. */
+export const REPLACEMENT_THRESHOLD_PERCENT = 5;
+export const MAX_REPORTED_ADDRESSES = 20_000;
+
+/** 5% of an order's lead count: a claim needs strictly more reported leads than this. */
+export function replacementThreshold(leadCount: number): number {
+  return Math.floor((leadCount * REPLACEMENT_THRESHOLD_PERCENT) / 100);
+}
+export const TOO_MANY_ADDRESSES = `At most ${MAX_REPORTED_ADDRESSES.toLocaleString("en-US")} addresses can be reported in one claim`;
+
+export const replacementBody = z.object({
+  emails: z
+    .array(z.string("Each address must be text").max(320, "An address is at most 320 characters"), {
+      error: "emails must be a list of addresses",
+    })
+    .min(1, "Report at least one address")
+    .max(MAX_REPORTED_ADDRESSES, TOO_MANY_ADDRESSES),
+});
+
+/** Addresses as a claim reads them out of pasted text or a CSV file: any cell that holds one. */
+const ADDRESS_IN_TEXT = /[^\s@"'`,;:<>()[\]]+@[^\s@"'`,;:<>()[\]]+\.[^\s@"'`,;:<>()[\]]+/g;
+
+export function addressesInText(text: string): string[] {
+  return text.match(ADDRESS_IN_TEXT) ?? [];
+}
+
+/** An accepted claim, as `GET /api/orders/{key}` and the claim itself answer it. */
+export type ReplacementSummary = {
+  reported: number;
+  counted: number;
+  replaced: number;
+  shortfall: number;
+  claimedAt: string;
+};
+
+export type ReplacementAnswer = {
+  accepted: true;
+  reported: number;
+  counted: number;
+  replaced: number;
+  shortfall: number;
+  notInOrder: string[];
 };

@@ -117,8 +117,13 @@ test("the footer has its lists, this year's copyright and the legal links", asyn
     "Privacy Policy",
     "Terms of Service",
     "Cookie Policy",
+    "Privacy Requests",
     "Contact Us",
   ]);
+  await expect(legal.getByRole("link", { name: "Privacy Requests" })).toHaveAttribute(
+    "href",
+    "/privacy/requests",
+  );
   await legal.getByRole("link", { name: "Terms of Service" }).click();
   await expect(page).toHaveURL(/\/terms-of-service$/);
   await expect(page.getByRole("heading", { level: 1, name: "Terms of Service" })).toBeVisible();

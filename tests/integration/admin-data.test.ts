@@ -325,6 +325,7 @@ describe("lead import", () => {
     expect(body).toEqual({
       imported: 4,
       duplicates: 2,
+      suppressed: 0,
       invalidCount: 7,
       invalid: [
         { line: 4, reason: 'Invalid email "not-an-email"' },
@@ -382,6 +383,7 @@ describe("lead import", () => {
     expect(body).toEqual({
       imported: 5501,
       duplicates: 501,
+      suppressed: 0,
       invalidCount: 2,
       invalid: [
         { line: 4, reason: 'Invalid email "bad"' },

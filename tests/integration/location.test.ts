@@ -233,11 +233,28 @@ describe("freshness", () => {
     expect(third.verifiedRecentlyPercentByLocation).toEqual({ USA: 75, UK: 100 });
   });
 
-  it("reads the aggregate, which matches a count over the leads for every category", async () => {
+  it("leaves quarantined leads out of the counts until they are released", async () => {
+    const before = await categoryById(mixed);
+    const quarantine = (flag: boolean) =>
+      pool().query(
+        `UPDATE leads SET quarantined_at = ${flag ? "now()" : "NULL"}
+         WHERE id IN (SELECT id FROM leads WHERE category_id = $1 AND country = 'UK' ORDER BY id LIMIT 3)`,
+        [mixed],
+      );
+    await quarantine(true);
+    expect((await categoryById(mixed)).countByLocation).toEqual({
+      USA: before.countByLocation.USA,
+      UK: before.countByLocation.UK - 3,
+    });
+    await quarantine(false);
+    expect((await categoryById(mixed)).countByLocation).toEqual(before.countByLocation);
+  });
+
+  it("reads the aggregate, which matches a count over the sellable leads for every category", async () => {
     const { rows } = await pool().query<{ mismatches: number }>(`
       SELECT count(*)::int AS mismatches FROM (
         SELECT category_id, country, (verified_at AT TIME ZONE 'UTC')::date AS day, count(*)::int AS leads
-        FROM leads GROUP BY 1, 2, 3
+        FROM leads WHERE quarantined_at IS NULL GROUP BY 1, 2, 3
       ) actual FULL JOIN category_lead_days d
         ON d.category_id = actual.category_id AND d.country = actual.country AND d.verified_on = actual.day
       WHERE actual.leads IS DISTINCT FROM d.leads`);

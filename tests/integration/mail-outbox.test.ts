@@ -1,7 +1,7 @@
 // The mail outbox: mails are stored with what caused them and survive an SMTP outage. A request
 // and a sale made while the SMTP server is down are both delivered, once, after it comes back;
 // and the requester's confirmation is capped per recipient per day.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase } from "../support/database";
 import { call, callJson } from "../support/routes";
 import { startSmtpCatcher, type SmtpCatcher } from "../support/smtp";
@@ -20,6 +20,7 @@ const { POST: submitRequest } = await import("@/app/api/custom-request/route");
 const { POST: create } = await import("@/app/api/payment/create/route");
 const { POST: testPay } = await import("@/app/api/payment/test/[id]/route");
 const { GET: status } = await import("@/app/api/payment/status/[id]/route");
+const { POST: privacyRequest } = await import("@/app/api/privacy/requests/route");
 const { db, pool } = await import("@/lib/db");
 const { startOutboxWorker } = await import("@/lib/mail/outbox");
 const { createCategoryWithLeads } = await import("@/prisma/demo-data");
@@ -73,10 +74,18 @@ async function buyAndPay(): Promise<void> {
 
 describe("mail outbox", () => {
   it("delivers a request's and a sale's mails once after an SMTP outage", async () => {
+    const errors = vi.spyOn(console, "error");
     await smtp.close();
     const email = `${unique("outage")}@example.com`;
     expect((await request(email)).status).toBe(201);
     await buyAndPay();
+    // A privacy request's address is logged masked when its mail fails; other mails name theirs.
+    const person = `${unique("private")}@example.com`;
+    const asked = await callJson(privacyRequest, "/api/privacy/requests", {
+      json: { email: person, kind: "erasure" },
+      headers: { "x-forwarded-for": "192.0.2.90" },
+    });
+    expect(asked.status).toBe(202);
 
     // Both are stored, and the worker has tried and failed at least once.
     await expect
@@ -84,6 +93,16 @@ describe("mail outbox", () => {
         timeout: 10_000,
       })
       .toBeGreaterThanOrEqual(3);
+    await expect
+      .poll(() => db().mailOutbox.count({ where: { recipient: person, attempts: { gt: 0 } } }), {
+        timeout: 10_000,
+      })
+      .toBe(1);
+    const logged = errors.mock.calls.map((args) => args.map(String).join(" "));
+    errors.mockRestore();
+    expect(logged.some((line) => line.includes(`to ${email} failed`))).toBe(true);
+    expect(logged.some((line) => line.includes(`to ${person[0]}***@e***.com failed`))).toBe(true);
+    expect(logged.filter((line) => line.includes(person))).toEqual([]);
 
     smtp = await startSmtpCatcher(port);
     const confirmation = await smtp.waitFor((mail) => recipients(mail).includes(email), 30_000);

@@ -123,8 +123,16 @@ export default function PrivacyPolicyPage() {
       </ul>
       <p>
         California residents have similar rights under the California Consumer Privacy Act (CCPA), including
-        the right to know, to delete and to opt out of the sale of personal information. To exercise any
-        right, email us at the address below; we answer within 30 days.
+        the right to know, to delete and to opt out of the sale of personal information.
+      </p>
+      <p>
+        To see every record we hold about your email address, or to have it erased, use our{" "}
+        <Link href="/privacy/requests" className="text-primary underline">
+          privacy requests page
+        </Link>
+        : we mail you a confirmation link, and once you confirm, access reports are mailed at once and erasure
+        happens at once (your address is then kept only as a one-way hash, so it is never imported again). To
+        exercise any other right, email us at the address below; we answer within 30 days.
       </p>
 
       <h2>8. Security</h2>

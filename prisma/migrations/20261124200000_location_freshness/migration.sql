@@ -6,7 +6,8 @@ ALTER TABLE "orders" ADD COLUMN "location" "Country" NOT NULL DEFAULT 'USA';
 -- AlterTable: when leads were last added to the category (the public `updatedAt`).
 ALTER TABLE "categories" ADD COLUMN "imported_at" TIMESTAMPTZ(3);
 
--- CreateTable: leads per category, country and UTC day of verification. Per-country counts and
+-- CreateTable: sellable (not quarantined) leads per category, country and UTC day of
+-- verification, as categories.count counts them. Per-country counts and
 -- the share verified in the last 30 days are sums over a few hundred rows per category instead of
 -- a count over its leads; the triggers below keep it exact for every insert, delete and update.
 CREATE TABLE "category_lead_days" (
@@ -30,7 +31,7 @@ CREATE FUNCTION "category_lead_days_add"() RETURNS trigger LANGUAGE plpgsql AS $
 BEGIN
   INSERT INTO category_lead_days AS d (category_id, country, verified_on, leads)
   SELECT category_id, country, (verified_at AT TIME ZONE 'UTC')::date, count(*)::int
-  FROM new_rows GROUP BY 1, 2, 3
+  FROM new_rows WHERE quarantined_at IS NULL GROUP BY 1, 2, 3
   ON CONFLICT (category_id, country, verified_on) DO UPDATE SET leads = d.leads + EXCLUDED.leads;
   UPDATE categories SET imported_at = now() WHERE id IN (SELECT DISTINCT category_id FROM new_rows);
   RETURN NULL;
@@ -40,7 +41,7 @@ CREATE FUNCTION "category_lead_days_remove"() RETURNS trigger LANGUAGE plpgsql A
 BEGIN
   UPDATE category_lead_days d SET leads = d.leads - gone.leads
   FROM (SELECT category_id, country, (verified_at AT TIME ZONE 'UTC')::date AS verified_on, count(*)::int AS leads
-        FROM old_rows GROUP BY 1, 2, 3) gone
+        FROM old_rows WHERE quarantined_at IS NULL GROUP BY 1, 2, 3) gone
   WHERE d.category_id = gone.category_id AND d.country = gone.country AND d.verified_on = gone.verified_on;
   DELETE FROM category_lead_days d USING (SELECT DISTINCT category_id FROM old_rows) c
   WHERE d.category_id = c.category_id AND d.leads <= 0;
@@ -49,17 +50,21 @@ END $$;
 
 CREATE FUNCTION "category_lead_days_move"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  -- Only rows whose category, country or verified day changed move between buckets.
+  -- Only rows whose category, country, verified day or quarantine changed move between buckets.
   INSERT INTO category_lead_days AS d (category_id, country, verified_on, leads)
   SELECT category_id, country, verified_on, sum(leads)::int
   FROM (
     SELECT o.category_id, o.country, (o.verified_at AT TIME ZONE 'UTC')::date AS verified_on, -1 AS leads
     FROM old_rows o JOIN new_rows n ON n.id = o.id
-    WHERE (o.category_id, o.country, o.verified_at) IS DISTINCT FROM (n.category_id, n.country, n.verified_at)
+    WHERE o.quarantined_at IS NULL
+      AND (o.category_id, o.country, o.verified_at, n.quarantined_at IS NULL)
+          IS DISTINCT FROM (n.category_id, n.country, n.verified_at, true)
     UNION ALL
     SELECT n.category_id, n.country, (n.verified_at AT TIME ZONE 'UTC')::date, 1
     FROM old_rows o JOIN new_rows n ON n.id = o.id
-    WHERE (o.category_id, o.country, o.verified_at) IS DISTINCT FROM (n.category_id, n.country, n.verified_at)
+    WHERE n.quarantined_at IS NULL
+      AND (n.category_id, n.country, n.verified_at, o.quarantined_at IS NULL)
+          IS DISTINCT FROM (o.category_id, o.country, o.verified_at, true)
   ) delta
   GROUP BY 1, 2, 3 HAVING sum(leads) <> 0
   ON CONFLICT (category_id, country, verified_on) DO UPDATE SET leads = d.leads + EXCLUDED.leads;
@@ -77,5 +82,6 @@ CREATE TRIGGER "leads_days_update" AFTER UPDATE ON "leads"
 
 -- Backfill for existing data.
 INSERT INTO category_lead_days (category_id, country, verified_on, leads)
-SELECT category_id, country, (verified_at AT TIME ZONE 'UTC')::date, count(*)::int FROM leads GROUP BY 1, 2, 3;
+SELECT category_id, country, (verified_at AT TIME ZONE 'UTC')::date, count(*)::int FROM leads
+WHERE quarantined_at IS NULL GROUP BY 1, 2, 3;
 UPDATE categories SET imported_at = updated_at WHERE count > 0;

@@ -1,0 +1,64 @@
+"use client";
+
+import { RotateCcw, Trash2 } from "lucide-react";
+import { formatCount } from "@/components/admin/format";
+import { Button } from "@/components/ui/button";
+import { toast } from "@/components/ui/use-toast";
+import { useQuarantineAction } from "@/lib/client/use-admin";
+import type { CategoryDto } from "@/lib/schemas/category";
+
+/** A category's leads reported invalid by buyers, kept out of every order until released or deleted. */
+export function QuarantineActions({ category, quarantined }: { category: CategoryDto; quarantined: number }) {
+  const release = useQuarantineAction("release");
+  const remove = useQuarantineAction("delete");
+  const busy = release.isPending || remove.isPending;
+  const fail = (error: Error) =>
+    toast({ title: "Error", description: error.message, variant: "destructive" });
+
+  if (quarantined === 0) {
+    return <p className="text-sm text-muted-foreground">No quarantined leads</p>;
+  }
+  return (
+    <div className="grid gap-2 rounded-md border border-dashed p-2" data-testid="quarantine">
+      <p className="text-sm">
+        <strong>{formatCount(quarantined)}</strong> quarantined (reported invalid by buyers, not sold)
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={busy}
+          onClick={() =>
+            release.mutate(category._id, {
+              onSuccess: () => toast({ title: "Quarantined leads released", description: category.title }),
+              onError: fail,
+            })
+          }
+        >
+          <RotateCcw />
+          Release
+        </Button>
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={busy}
+          onClick={() => {
+            if (
+              !window.confirm(
+                `Delete the ${quarantined} quarantined leads of "${category.title}"? This cannot be undone.`,
+              )
+            )
+              return;
+            remove.mutate(category._id, {
+              onSuccess: () => toast({ title: "Quarantined leads deleted", description: category.title }),
+              onError: fail,
+            });
+          }}
+        >
+          <Trash2 />
+          Delete
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import "server-only";
+import { db, transaction, type Tx } from "@/lib/db";
+import { notFound } from "@/lib/errors";
+
+// Leads buyers reported invalid in accepted replacement claims (docs/product-rules.md,
+// "Replacement claims") wait here, outside their category's count, until the admin releases them
+// (sellable again) or deletes them.
+
+export type QuarantineCount = { categoryId: string; quarantined: number };
+
+/** Quarantined leads per category (only categories that have some). */
+export async function quarantineCounts(): Promise<QuarantineCount[]> {
+  const groups = await db().lead.groupBy({
+    by: ["categoryId"],
+    where: { quarantinedAt: { not: null } },
+    _count: { _all: true },
+  });
+  return groups.map((group) => ({ categoryId: group.categoryId, quarantined: group._count._all }));
+}
+
+async function lockCategory(tx: Tx, id: string): Promise<void> {
+  const locked = await tx.$queryRaw<
+    { id: string }[]
+  >`SELECT id FROM categories WHERE id = ${id}::uuid FOR UPDATE`;
+  if (locked.length === 0) throw notFound("Category not found");
+}
+
+/** Makes the category's quarantined leads sellable again; answers how many. A catalogue change. */
+export async function releaseQuarantine(categoryId: string): Promise<number> {
+  return transaction(async (tx) => {
+    await lockCategory(tx, categoryId);
+    const { count } = await tx.lead.updateMany({
+      where: { categoryId, quarantinedAt: { not: null } },
+      data: { quarantinedAt: null },
+    });
+    await tx.category.update({
+      where: { id: categoryId },
+      data: { count: { increment: count } },
+      select: { id: true },
+    });
+    return count;
+  });
+}
+
+/**
+ * Deletes the category's quarantined leads, and their rows in orders sold before the report (an
+ * address known to be invalid is of no use to any buyer). The count does not move: quarantined
+ * leads had already left it. A catalogue change.
+ */
+export async function deleteQuarantined(categoryId: string): Promise<number> {
+  return transaction(async (tx) => {
+    await lockCategory(tx, categoryId);
+    const quarantined = { categoryId, quarantinedAt: { not: null } };
+    await tx.orderLead.deleteMany({ where: { lead: quarantined } });
+    const { count } = await tx.lead.deleteMany({ where: quarantined });
+    return count;
+  });
+}

@@ -1,0 +1,251 @@
+import "server-only";
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { assertWithinLimit, takeToken } from "@/lib/api/throttle";
+import { db, transaction, type Tx } from "@/lib/db";
+import { env } from "@/lib/env";
+import { AppError, badRequest } from "@/lib/errors";
+import { queueMail, PRIVATE_KIND_PREFIX } from "@/lib/mail/outbox";
+import { accessReportMail, privacyConfirmationMail, type HeldLead } from "@/lib/privacy/mails";
+import { emailHash, maskEmail, normalizeEmail } from "@/lib/privacy/email";
+import type { PrivacyConfirmAnswer, PrivacyKind, PrivacyRequestDto } from "@/lib/schemas/privacy";
+
+// GDPR requests (docs/product-rules.md, "Privacy requests"). A request mails a signed confirmation
+// link valid 24 hours and does nothing else; confirming runs it once. The clear-text email is kept
+// on the request only until then (hash and masked form stay), and an erasure removes it from every
+// table that held it, the mail outbox included.
+
+const REQUESTS_PER_ADDRESS = { max: 10, windowSeconds: 3600 };
+const MAILS_PER_EMAIL = { max: 3, windowSeconds: 24 * 3600 };
+const VALID_HOURS = 24;
+const ISSUER = "leadmarket";
+const AUDIENCE = "leadmarket-privacy";
+const CONFIRMATION_KIND = `${PRIVATE_KIND_PREFIX}confirmation`;
+const ACCESS_KIND = `${PRIVATE_KIND_PREFIX}access-report`;
+
+type Caller = { clientIp: string };
+
+function key(): Uint8Array {
+  return new TextEncoder().encode(env().APP_SECRET);
+}
+
+export function signPrivacyToken(requestId: string, kind: PrivacyKind, now = new Date()): Promise<string> {
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ kind })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(requestId)
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + VALID_HOURS * 3600)
+    .sign(key());
+}
+
+const EXPIRED =
+  "This confirmation link has expired (links work for 24 hours). Send a new request from the privacy requests page.";
+const INVALID = "This confirmation link is not valid. Open the link from the mail exactly as it was sent.";
+
+async function verifyPrivacyToken(token: string, now: Date): Promise<string> {
+  try {
+    const { payload } = await jwtVerify(token, key(), {
+      algorithms: ["HS256"],
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      currentDate: now,
+    });
+    if (typeof payload.sub !== "string" || !/^[0-9a-f-]{36}$/.test(payload.sub)) throw badRequest(INVALID);
+    return payload.sub;
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new AppError(410, EXPIRED);
+    if (error instanceof AppError) throw error;
+    throw badRequest(INVALID);
+  }
+}
+
+/**
+ * Records a request and mails its confirmation link, unless the email had 3 such mails today (then
+ * nothing happens, with the same answer). Per address of the caller, 10 requests an hour (429 after).
+ */
+export async function requestPrivacyAction(email: string, kind: PrivacyKind, caller: Caller): Promise<void> {
+  await assertWithinLimit(
+    { bucket: `privacy-request:${caller.clientIp}`, ...REQUESTS_PER_ADDRESS },
+    "Too many privacy requests from your address. Please try again later.",
+  );
+  const normalized = normalizeEmail(email);
+  if ((await takeToken({ bucket: `privacy-mail:${normalized}`, ...MAILS_PER_EMAIL })) !== null) return;
+  await transaction(async (tx) => {
+    const request = await tx.privacyRequest.create({
+      data: { kind, email: normalized, emailHash: emailHash(normalized), emailMasked: maskEmail(normalized) },
+      select: { id: true },
+    });
+    const token = await signPrivacyToken(request.id, kind);
+    const url = `${env().PUBLIC_BASE_URL}/privacy/requests/confirm?token=${encodeURIComponent(token)}`;
+    await queueMail(privacyConfirmationMail(normalized, kind, url, VALID_HOURS), tx, CONFIRMATION_KIND);
+  });
+}
+
+const FIELDS = [
+  ["First name", "firstName"],
+  ["Last name", "lastName"],
+  ["Job title", "jobTitle"],
+  ["Seniority", "seniority"],
+  ["Department", "department"],
+  ["Company", "company"],
+  ["Company website", "companyWebsite"],
+  ["Company size", "companySize"],
+  ["Company revenue", "companyRevenue"],
+  ["Industry", "industry"],
+  ["Email", "email"],
+  ["Phone", "phone"],
+  ["City", "city"],
+  ["State", "state"],
+  ["Country", "country"],
+  ["Profile URL", "profileUrl"],
+] as const;
+
+/**
+ * The person's leads in every category. Leads are stored with lower-cased emails
+ * (lib/leads/insert.ts), so equality on the normalised address is case-insensitive; naming the
+ * categories lets PostgreSQL use the (category, email) key instead of reading every lead.
+ */
+async function personLeadsWhere(tx: Tx, email: string) {
+  const categories = await tx.category.findMany({ select: { id: true } });
+  return { categoryId: { in: categories.map((category) => category.id) }, email };
+}
+
+async function heldLeads(tx: Tx, email: string): Promise<HeldLead[]> {
+  const leads = await tx.lead.findMany({
+    where: await personLeadsWhere(tx, email),
+    orderBy: { category: { title: "asc" } },
+    select: {
+      ...Object.fromEntries(FIELDS.map(([, field]) => [field, true])),
+      verifiedAt: true,
+      category: { select: { title: true } },
+      orderLeads: {
+        where: { order: { paidAt: { not: null } } },
+        orderBy: { order: { paidAt: "asc" } },
+        select: { order: { select: { paidAt: true, packageType: true } } },
+      },
+    },
+  });
+  return leads.map((lead) => {
+    const values = lead as unknown as Record<(typeof FIELDS)[number][1], string>;
+    return {
+      categoryTitle: lead.category.title,
+      fields: [
+        ...FIELDS.map(([label, field]): [string, string] => [label, String(values[field] ?? "")]),
+        ["Verified at", lead.verifiedAt.toISOString().slice(0, 10)],
+      ],
+      deliveries: lead.orderLeads.map(({ order }) => ({
+        paidAt: order.paidAt!,
+        packageType: order.packageType,
+      })),
+    };
+  });
+}
+
+/**
+ * Erases a person: their leads in every category (and those leads' rows in sold orders, so later
+ * downloads no longer hold them), category counts, their address wherever else it was kept (the
+ * mail outbox, buyer emails, custom requests, other privacy requests); adds the hash to the
+ * suppression list. A catalogue change: category counts move.
+ */
+async function erasePerson(tx: Tx, email: string): Promise<void> {
+  const hash = emailHash(email);
+  const masked = maskEmail(email);
+  const leads = await tx.lead.findMany({
+    where: await personLeadsWhere(tx, email),
+    select: { id: true, categoryId: true, quarantinedAt: true },
+  });
+  const ids = leads.map((lead) => lead.id);
+  await tx.orderLead.deleteMany({ where: { leadId: { in: ids } } });
+  await tx.lead.deleteMany({ where: { id: { in: ids } } });
+  // Quarantined leads had already left their category's count.
+  for (const lead of leads.filter((row) => row.quarantinedAt === null)) {
+    await tx.category.update({
+      where: { id: lead.categoryId },
+      data: { count: { decrement: 1 } },
+      select: { id: true },
+    });
+  }
+  await tx.suppressedEmail.createMany({ data: [{ emailHash: hash }], skipDuplicates: true });
+  // Any mail to or about the person keeps its subject only; one not yet sent never will be.
+  await tx.$executeRaw`
+    UPDATE mail_outbox
+       SET recipient = ${masked},
+           mail = jsonb_build_object('to', ${masked}::text, 'subject', mail->>'subject', 'text', ''),
+           status = CASE WHEN status = 'pending' THEN 'erased' ELSE status END, last_error = NULL
+     WHERE recipient = ${email} OR strpos(lower(mail::text), ${email}) > 0`;
+  const sameEmail = { equals: email, mode: "insensitive" as const };
+  await tx.order.updateMany({ where: { buyerEmail: sameEmail }, data: { buyerEmail: null } });
+  await tx.customRequest.updateMany({ where: { email: sameEmail }, data: { email: masked } });
+  await tx.privacyRequest.updateMany({ where: { emailHash: hash }, data: { email: null } });
+}
+
+type LockedRequest = { id: string; kind: PrivacyKind; email: string | null; state: string; created_at: Date };
+
+/**
+ * Runs the request a confirmation link names, once. A second click answers `already_completed`;
+ * an expired link 410.
+ */
+export async function confirmPrivacyRequest(token: string, now = new Date()): Promise<PrivacyConfirmAnswer> {
+  const requestId = await verifyPrivacyToken(token, now);
+  const answer = await transaction(async (tx): Promise<PrivacyConfirmAnswer | null> => {
+    const [request] = await tx.$queryRaw<LockedRequest[]>`
+      SELECT id, kind, email, state, created_at FROM privacy_requests WHERE id = ${requestId}::uuid FOR UPDATE`;
+    if (!request) throw badRequest(INVALID);
+    if (request.state === "completed")
+      return { success: true, kind: request.kind, state: "already_completed" };
+    const expired = now.getTime() - request.created_at.getTime() > VALID_HOURS * 3600 * 1000;
+    if (request.state === "expired" || expired || !request.email) {
+      await tx.privacyRequest.update({
+        where: { id: request.id },
+        data: { state: "expired", email: null },
+        select: { id: true },
+      });
+      return null;
+    }
+    if (request.kind === "erasure") {
+      await erasePerson(tx, request.email);
+    } else {
+      await queueMail(accessReportMail(request.email, await heldLeads(tx, request.email)), tx, ACCESS_KIND);
+    }
+    await tx.privacyRequest.update({
+      where: { id: request.id },
+      data: { state: "completed", confirmedAt: now, email: null },
+      select: { id: true },
+    });
+    return { success: true, kind: request.kind, state: "completed" };
+  });
+  if (!answer) throw new AppError(410, EXPIRED);
+  return answer;
+}
+
+/** Unconfirmed requests older than 24 hours expire and lose their clear-text email. */
+export async function expirePrivacyRequests(now = new Date()): Promise<number> {
+  const { count } = await db().privacyRequest.updateMany({
+    where: { state: "pending", createdAt: { lt: new Date(now.getTime() - VALID_HOURS * 3600 * 1000) } },
+    data: { state: "expired", email: null },
+  });
+  return count;
+}
+
+/** The admin's list, newest first: masked emails only. */
+export async function listPrivacyRequests(limit = 200): Promise<PrivacyRequestDto[]> {
+  const rows = await db().privacyRequest.findMany({
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    take: limit,
+    select: { id: true, kind: true, emailMasked: true, state: true, createdAt: true, confirmedAt: true },
+  });
+  const staleBefore = Date.now() - VALID_HOURS * 3600 * 1000;
+  return rows.map((row) => ({
+    _id: row.id,
+    kind: row.kind as PrivacyKind,
+    maskedEmail: row.emailMasked,
+    state:
+      row.state === "pending" && row.createdAt.getTime() < staleBefore
+        ? "expired"
+        : (row.state as PrivacyRequestDto["state"]),
+    createdAt: row.createdAt.toISOString(),
+    confirmedAt: row.confirmedAt?.toISOString() ?? null,
+  }));
+}

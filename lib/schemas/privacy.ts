@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+// GDPR requests (docs/product-rules.md, "Privacy requests"), shared by the public form, the confirmation page and the handlers.
+
+export const PRIVACY_KINDS = ["access", "erasure"] as const;
+export type PrivacyKind = (typeof PRIVACY_KINDS)[number];
+
+export const privacyRequestBody = z.object({
+  email: z
+    .string("Email is required")
+    .trim()
+    .min(1, "Email is required")
+    .max(254, "Email must be at most 254 characters")
+    .pipe(z.email("Enter a valid email address"))
+    .transform((email) => email.toLowerCase()),
+  kind: z.enum(PRIVACY_KINDS, "Choose access or erasure"),
+});
+export type PrivacyRequestBody = z.input<typeof privacyRequestBody>;
+
+export const privacyConfirmBody = z.object({
+  token: z
+    .string("The confirmation link is incomplete")
+    .min(1, "The confirmation link is incomplete")
+    .max(2000),
+});
+
+export type PrivacyConfirmAnswer = {
+  success: true;
+  kind: PrivacyKind;
+  /** completed now, or earlier by another click on the same link. */
+  state: "completed" | "already_completed";
+};
+
+/** One request in the admin's list: never the clear-text email. */
+export type PrivacyRequestDto = {
+  _id: string;
+  kind: PrivacyKind;
+  maskedEmail: string;
+  state: "pending" | "completed" | "expired";
+  createdAt: string;
+  confirmedAt: string | null;
+};

@@ -1,0 +1,371 @@
+// Replacement claims (docs/product-rules.md) against PostgreSQL, the NOWPayments stand-in and a real
+// SMTP server: the 5% threshold on both sides, the swapped rows, quarantine for later orders, one
+// claim per order (also under concurrency), the shortfall mail, CSV uploads, the admin's release
+// and delete, the dashboard's rate, and the response time of a 1,000-address claim on a premium order.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../support/database";
+import { startNowPaymentsStandin } from "../support/nowpayments-standin";
+import { fromAddress } from "../support/client";
+import { call, callJson } from "../support/routes";
+import { startSmtpCatcher } from "../support/smtp";
+import { csvUpload } from "./admin-helpers";
+
+const database = await createTestDatabase("leadmarket_replacement");
+const standin = await startNowPaymentsStandin({ apiKey: "np-repl-key", ipnSecret: "ipn-repl" });
+const smtp = await startSmtpCatcher();
+Object.assign(process.env, {
+  DATABASE_URL: database.url,
+  NOWPAYMENTS_API_URL: standin.url,
+  NOWPAYMENTS_API_KEY: "np-repl-key",
+  NOWPAYMENTS_IPN_SECRET: "ipn-repl",
+  PAYMENTS_TEST_MODE: "0",
+  SMTP_URL: smtp.url,
+  ORDER_CREATE_LIMIT: "0",
+});
+standin.setAutoIpn(false);
+
+const { POST: create } = await import("@/app/api/payment/create/route");
+const { POST: ipn } = await import("@/app/api/payment/ipn/route");
+const { GET: download } = await import("@/app/api/leads/download/[id]/route");
+const { GET: orderApi } = await import("@/app/api/orders/[key]/route");
+const { POST: claimRoute } = await import("@/app/api/orders/[key]/replacement/route");
+const { GET: quarantineList } = await import("@/app/api/admin/categories/quarantine/route");
+const { DELETE: deleteQuarantine } = await import("@/app/api/admin/categories/[id]/quarantine/route");
+const { POST: releaseQuarantine } = await import("@/app/api/admin/categories/[id]/quarantine/release/route");
+const { GET: statsRoute } = await import("@/app/api/admin/stats/route");
+const { db, pool } = await import("@/lib/db");
+const { signAdminToken } = await import("@/lib/auth/session");
+const { createCategoryWithLeads } = await import("@/prisma/demo-data");
+
+type Created = { success: boolean; paymentId: string };
+type Claim = {
+  accepted: boolean;
+  reported: number;
+  counted: number;
+  replaced: number;
+  shortfall: number;
+  notInOrder: string[];
+};
+
+let token: string;
+let addresses = 0;
+const nextAddress = () => `10.7.${Math.floor(++addresses / 250)}.${addresses % 250}`;
+
+beforeAll(async () => {
+  const admin = await db().admin.create({
+    data: { email: "repl-admin@example.com", passwordHash: "x" },
+    select: { id: true, passwordChangedAt: true },
+  });
+  token = await signAdminToken(admin);
+});
+
+afterAll(async () => {
+  await db().$disconnect();
+  await pool().end();
+  await standin.close();
+  await smtp.close();
+  await database.drop();
+});
+
+async function buy(categoryId: string, packageType = "starter"): Promise<string> {
+  const result = await callJson<Created>(create, "/api/payment/create", {
+    json: { categoryId, packageType },
+    headers: fromAddress(nextAddress()),
+  });
+  expect(result.status).toBe(200);
+  const order = await db().order.findUniqueOrThrow({ where: { downloadKey: result.body.paymentId } });
+  const payment = standin.pay(order.invoiceId!, { status: "finished" });
+  const signed = standin.signedIpn(payment.payment_id);
+  const paid = await call(ipn, "/api/payment/ipn", {
+    body: signed.body,
+    headers: { "content-type": "application/json", "x-nowpayments-sig": signed.signature },
+  });
+  expect(paid.status).toBe(200);
+  return result.body.paymentId;
+}
+
+type Row = { position: number; lead_id: string; email: string; quarantined: boolean };
+
+async function orderRows(key: string): Promise<Row[]> {
+  const { rows } = await pool().query<Row>(
+    `SELECT ol.position, ol.lead_id::text AS lead_id, l.email, l.quarantined_at IS NOT NULL AS quarantined
+       FROM orders o JOIN order_leads ol ON ol.order_id = o.id JOIN leads l ON l.id = ol.lead_id
+      WHERE o.download_key = $1 ORDER BY ol.position`,
+    [key],
+  );
+  return rows;
+}
+
+const claim = (key: string, body: { emails: string[] } | FormData) =>
+  callJson<Claim & { message?: string }>(claimRoute, `/api/orders/${key}/replacement`, {
+    params: { key },
+    headers: fromAddress(nextAddress()),
+    ...(body instanceof FormData ? { body } : { json: body }),
+  });
+
+const categoryCount = async (id: string) => (await db().category.findUniqueOrThrow({ where: { id } })).count;
+
+async function csvOf(key: string): Promise<string[]> {
+  const response = await call(download, `/api/leads/download/${key}`, {
+    params: { id: key },
+    headers: fromAddress(nextAddress()),
+  });
+  expect(response.status).toBe(200);
+  return (await response.text()).trim().split("\n").slice(1);
+}
+
+describe("the 5% threshold", () => {
+  let category: string;
+  beforeAll(async () => {
+    category = await createCategoryWithLeads(pool(), { title: "Threshold Leads" }, 1300, 41);
+  });
+
+  it("refuses exactly 5% with 422 naming the threshold and the counted number, changing nothing", async () => {
+    const key = await buy(category);
+    const rows = await orderRows(key);
+    const reported = [...rows.slice(0, 50).map((row) => row.email), "stranger@nowhere.example"];
+    const before = await categoryCount(category);
+    const answer = await claim(key, { emails: reported });
+    expect(answer.status).toBe(422);
+    expect(answer.body.message).toContain("more than 5%");
+    expect(answer.body.message).toContain("more than 50 of 1,000");
+    expect(answer.body.message).toContain("50 of the reported addresses were delivered in this order");
+    expect(answer.body.message).toContain("1 was not");
+    expect(await orderRows(key)).toEqual(rows);
+    expect(await categoryCount(category)).toBe(before);
+    expect((await pool().query("SELECT 1 FROM leads WHERE quarantined_at IS NOT NULL")).rowCount).toBe(0);
+    expect((await callJson(orderApi, `/api/orders/${key}`, { params: { key } })).body.replacement).toBeNull();
+  });
+
+  it("accepts 5% + 1 lead: swaps exactly the reported rows, keeps the row count, quarantines them", async () => {
+    const key = await buy(category);
+    const before = await orderRows(key);
+    const reportedRows = [before[3], ...before.slice(100, 150)];
+    expect(reportedRows).toHaveLength(51);
+    // Case and spacing differ from the stored addresses, one is repeated, two are not in the order.
+    const reported = [
+      ...reportedRows.map((row) => ` ${row.email.toUpperCase()} `),
+      reportedRows[0].email,
+      "stranger@nowhere.example",
+      "Other.Stranger@nowhere.example",
+    ];
+    const countBefore = await categoryCount(category);
+    const answer = await claim(key, { emails: reported });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toEqual({
+      accepted: true,
+      reported: 53,
+      counted: 51,
+      replaced: 51,
+      shortfall: 0,
+      notInOrder: ["stranger@nowhere.example", "other.stranger@nowhere.example"],
+    });
+
+    const after = await orderRows(key);
+    expect(after.map((row) => row.position)).toEqual(before.map((row) => row.position));
+    const swapped = new Set(reportedRows.map((row) => row.position));
+    const beforeIds = new Set(before.map((row) => row.lead_id));
+    for (const [index, row] of after.entries()) {
+      if (swapped.has(row.position)) {
+        expect(beforeIds.has(row.lead_id)).toBe(false);
+        expect(row.quarantined).toBe(false);
+      } else {
+        expect(row.lead_id).toBe(before[index].lead_id);
+      }
+    }
+    expect(new Set(after.map((row) => row.lead_id)).size).toBe(1000);
+    const quarantined = await pool().query<{ id: string }>(
+      "SELECT id::text AS id FROM leads WHERE quarantined_at IS NOT NULL ORDER BY id",
+    );
+    expect(quarantined.rows.map((row) => row.id).sort()).toEqual(
+      reportedRows.map((row) => row.lead_id).sort(),
+    );
+    expect(await categoryCount(category)).toBe(countBefore - 51);
+
+    const lines = await csvOf(key);
+    expect(lines).toHaveLength(1000);
+    for (const row of reportedRows) expect(lines.some((line) => line.includes(row.email))).toBe(false);
+
+    const summary = await callJson<{ replacement: Record<string, unknown> }>(orderApi, `/api/orders/${key}`, {
+      params: { key },
+    });
+    expect(summary.body.replacement).toMatchObject({ reported: 53, counted: 51, replaced: 51, shortfall: 0 });
+    expect(typeof summary.body.replacement.claimedAt).toBe("string");
+
+    // A second claim on the same order, even one that would pass the threshold again.
+    const again = await claim(key, { emails: after.slice(500, 600).map((row) => row.email) });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toContain("already");
+
+    // A later order of the category never gets a quarantined lead, although they are among its
+    // most recently verified.
+    const later = await orderRows(await buy(category));
+    expect(later).toHaveLength(1000);
+    expect(later.some((row) => row.quarantined)).toBe(false);
+    const reportedIds = new Set(reportedRows.map((row) => row.lead_id));
+    expect(later.some((row) => reportedIds.has(row.lead_id))).toBe(false);
+  });
+
+  it("accepts one of two simultaneous claims on an order and answers the other 409", async () => {
+    const key = await buy(category);
+    const rows = await orderRows(key);
+    const emails = rows.slice(0, 60).map((row) => row.email);
+    const answers = await Promise.all([claim(key, { emails }), claim(key, { emails })]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    expect(
+      (
+        await pool().query(
+          "SELECT 1 FROM replacement_claims c JOIN orders o ON o.id = c.order_id WHERE o.download_key = $1",
+          [key],
+        )
+      ).rowCount,
+    ).toBe(1);
+    expect(await orderRows(key)).toHaveLength(1000);
+  });
+
+  it("reads the addresses out of any column of an uploaded CSV", async () => {
+    const key = await buy(category);
+    const rows = (await orderRows(key)).slice(200, 260);
+    const csv = [
+      "Name,Bounce reason,Contact Email",
+      ...rows.map((row, index) => `"Person ${index}",550 mailbox unavailable,${row.email}`),
+    ].join("\r\n");
+    const answer = await claim(key, csvUpload(csv, "file", "bounces.csv"));
+    expect(answer.status).toBe(201);
+    expect(answer.body).toMatchObject({ counted: 60, replaced: 60, shortfall: 0 });
+
+    const empty = await claim(await buy(category), csvUpload("a,b\n1,2\n"));
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toBe("The file holds no email addresses");
+  });
+
+  it("answers 404 for an unknown key or an unpaid order, 410 once 30 days passed, 400 for bad input", async () => {
+    const unknown = "A".repeat(43);
+    expect((await claim(unknown, { emails: ["a@b.co"] })).status).toBe(404);
+    const unpaid = await callJson<Created>(create, "/api/payment/create", {
+      json: { categoryId: category, packageType: "starter" },
+      headers: fromAddress(nextAddress()),
+    });
+    expect((await claim(unpaid.body.paymentId, { emails: ["a@b.co"] })).status).toBe(404);
+
+    const old = await buy(category);
+    await pool().query(
+      "UPDATE orders SET paid_at = now() - interval '31 days', download_expires_at = now() + interval '5 days' WHERE download_key = $1",
+      [old],
+    );
+    const late = await claim(old, { emails: (await orderRows(old)).slice(0, 60).map((row) => row.email) });
+    expect(late.status).toBe(410);
+    expect(late.body.message).toContain("within 30 days of payment");
+
+    const key = await buy(category);
+    expect((await claim(key, { emails: [] })).status).toBe(400);
+    const tooMany = await claim(key, { emails: Array.from({ length: 20_001 }, (_, i) => `p${i}@x.co`) });
+    expect(tooMany.status).toBe(400);
+    expect(JSON.stringify(tooMany.body)).toContain("At most 20,000 addresses");
+    const notJson = await call(claimRoute, `/api/orders/${key}/replacement`, {
+      params: { key },
+      body: "hello",
+      headers: { "content-type": "text/plain" },
+    });
+    expect(notJson.status).toBe(415);
+    const huge = await claim(key, csvUpload(`email\n${"x".repeat(10 * 1024 * 1024 + 1)}@big.example\n`));
+    expect(huge.status).toBe(413);
+    expect(huge.body.message).toBe("The file is too large: at most 10 MB");
+  });
+});
+
+describe("shortfall, admin quarantine and the dashboard", () => {
+  it("reports a shortfall and mails the admin when the category runs out of fresh leads", async () => {
+    const category = await createCategoryWithLeads(pool(), { title: "Short Leads" }, 1010, 43);
+    const key = await buy(category);
+    const rows = await orderRows(key);
+    const answer = await claim(key, { emails: rows.slice(0, 60).map((row) => row.email) });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toMatchObject({ counted: 60, replaced: 10, shortfall: 50 });
+    const mail = await smtp.waitFor(
+      (m) => m.subject?.startsWith("Replacement shortfall: Short Leads") ?? false,
+    );
+    expect([mail.to].flat()[0]?.text).toBe("repl-admin@example.com");
+    expect(mail.text).toContain("Not replaced (shortfall): 50");
+    // Uncovered rows stay as delivered: the download keeps its row count.
+    expect(await orderRows(key)).toHaveLength(1000);
+    expect(await csvOf(key)).toHaveLength(1000);
+
+    // Admin: 60 quarantined; release makes them sellable again, the count follows.
+    const list = await callJson<{ categoryId: string; quarantined: number }[]>(quarantineList, "/x", {
+      token,
+    });
+    expect(list.body).toContainEqual({ categoryId: category, quarantined: 60 });
+    expect(await categoryCount(category)).toBe(950);
+    const unauthorised = await call(releaseQuarantine, "/x", { params: { id: category }, method: "POST" });
+    expect(unauthorised.status).toBe(401);
+    const badId = await call(releaseQuarantine, "/x", { token, params: { id: "nope" }, method: "POST" });
+    expect(badId.status).toBe(400);
+    const released = await callJson(releaseQuarantine, "/x", {
+      token,
+      params: { id: category },
+      method: "POST",
+    });
+    expect(released.body).toEqual({ success: true, released: 60 });
+    expect(await categoryCount(category)).toBe(1010);
+
+    // Quarantined again by another order's claim, then deleted: the rows and their order rows go.
+    const second = await buy(category);
+    const secondRows = await orderRows(second);
+    expect((await claim(second, { emails: secondRows.slice(0, 51).map((row) => row.email) })).status).toBe(
+      201,
+    );
+    expect(await categoryCount(category)).toBe(959);
+    const deleted = await callJson(deleteQuarantine, "/x", {
+      token,
+      params: { id: category },
+      method: "DELETE",
+    });
+    expect(deleted.body).toEqual({ success: true, deleted: 51 });
+    expect(await categoryCount(category)).toBe(959);
+    expect(
+      (await pool().query("SELECT count(*)::int AS n FROM leads WHERE category_id = $1", [category])).rows[0]
+        .n,
+    ).toBe(959);
+  });
+
+  it("shows the replacement rate: paid orders with an accepted claim", async () => {
+    const { rows } = await pool().query<{ paid: number; claims: number }>(
+      `SELECT (SELECT count(*)::int FROM orders WHERE paid_at IS NOT NULL) AS paid,
+              (SELECT count(*)::int FROM replacement_claims) AS claims`,
+    );
+    const stats = await callJson<{ replacementClaims: number; replacementRate: number }>(statsRoute, "/x", {
+      token,
+    });
+    expect(stats.body.replacementClaims).toBe(rows[0].claims);
+    expect(stats.body.replacementRate).toBe(Math.round((rows[0].claims / rows[0].paid) * 1000) / 10);
+    expect(stats.body.replacementClaims).toBeGreaterThan(0);
+  });
+});
+
+describe("response time", () => {
+  it("answers claims of 1,000 and 1,001 addresses on a 20,000-lead premium order (measured, printed)", async () => {
+    const category = await createCategoryWithLeads(pool(), { title: "Premium Timing" }, 22_000, 47);
+    const key = await buy(category, "premium");
+    const rows = await orderRows(key);
+    expect(rows).toHaveLength(20_000);
+    const emails = rows.filter((_, index) => index % 20 === 7).map((row) => row.email);
+    expect(emails).toHaveLength(1000);
+
+    // 1,000 of 20,000 is exactly 5%: counted, then refused.
+    let started = performance.now();
+    const refused = await claim(key, { emails });
+    const refusedMs = performance.now() - started;
+    expect(refused.status).toBe(422);
+
+    started = performance.now();
+    const accepted = await claim(key, { emails: [...emails, rows[8].email] });
+    const acceptedMs = performance.now() - started;
+    expect(accepted.status).toBe(201);
+    expect(accepted.body).toMatchObject({ counted: 1001, replaced: 1001, shortfall: 0 });
+    console.log(
+      `[measure] premium order of 20,000 leads: claim of 1,000 addresses (refused at 5%) ${refusedMs.toFixed(0)} ms; 1,001 addresses (accepted, 1,001 rows swapped) ${acceptedMs.toFixed(0)} ms`,
+    );
+    expect(await orderRows(key)).toHaveLength(20_000);
+  }, 120_000);
+});
