@@ -18,6 +18,7 @@ const { GET: download } = await import("@/app/api/leads/download/[id]/route");
 const { GET: getCategories } = await import("@/app/api/categories/route");
 const { GET: getCategory } = await import("@/app/api/categories/[id]/route");
 const { GET: filterLeads } = await import("@/app/api/leads/filter/route");
+const { POST: claim } = await import("@/app/api/orders/[key]/replacement/route");
 const { default: sitemap } = await import("@/app/sitemap");
 const { db, pool, copyPool } = await import("@/lib/db");
 const { listAllCategories } = await import("@/lib/categories/public");
@@ -93,16 +94,18 @@ async function buy(categoryId: string, location?: string) {
   return { key, back };
 }
 
-async function countries(key: string): Promise<string[]> {
+async function column(key: string, name: string): Promise<string[]> {
   const response = await call(download, `/api/leads/download/${key}`, { params: { id: key } });
   expect(response.status).toBe(200);
   const [header, ...rows] = (await response.text())
     .replace(/^\uFEFF/, "")
     .trimEnd()
     .split("\r\n");
-  const column = header.split(",").indexOf("Country");
-  return rows.map((row) => row.split(",")[column]);
+  const index = header.split(",").indexOf(name);
+  return rows.map((row) => row.split(",")[index]);
 }
+
+const countries = (key: string) => column(key, "Country");
 
 describe("location", () => {
   it("answers counts per country on the list and on one category", async () => {
@@ -161,6 +164,23 @@ describe("location", () => {
     );
     expect(await countries(uk.key)).toHaveLength(999);
     expect((await categoryById(mixed)).countByLocation).toEqual({ USA: 1_101, UK: 1_049 });
+  });
+
+  it("replaces reported leads of a UK order with UK leads only", async () => {
+    const both = await createCategoryWithLeads(pool(), { title: "Loc Claim" }, { usa: 1_200, uk: 1_100 }, 54);
+    const { key } = await buy(both, "UK");
+    const reported = (await column(key, "Email")).slice(0, 60);
+    const answer = await callJson<{ replaced: number; shortfall: number }>(
+      claim,
+      `/api/orders/${key}/replacement`,
+      { params: { key }, json: { emails: reported }, headers: fromAddress(nextAddress()) },
+    );
+    expect(answer.status).toBe(201);
+    // 100 UK leads were left outside the order, and 1,200 USA ones that must not be used.
+    expect(answer.body).toMatchObject({ replaced: 60, shortfall: 0 });
+    const after = await countries(key);
+    expect(after).toHaveLength(1_000);
+    expect(new Set(after)).toEqual(new Set(["UK"]));
   });
 
   it("previews one country's leads when asked", async () => {
