@@ -1,6 +1,8 @@
 // Applies prisma/migrations/*/migration.sql the way `prisma migrate deploy` does, without Prisma's
 // native engine: same `_prisma_migrations` bookkeeping (so either tool can take over), same advisory
-// lock (so instances starting together apply each migration once), one transaction per migration.
+// lock (so instances starting together apply each migration once), one transaction per migration,
+// and the same checksum (SHA-256 hex of migration.sql): a migration edited after it was applied
+// stops the run before anything else is applied.
 import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -13,6 +15,16 @@ export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
 
 export type Migration = { name: string; sql: string; checksum: string };
 
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+// As Prisma does, a file whose only change is its line endings (a Windows checkout) still matches.
+function matchesChecksum(sql: string, checksum: string): boolean {
+  const lf = sql.replace(/\r\n/g, "\n");
+  return [sql, lf, lf.replace(/\n/g, "\r\n")].some((variant) => sha256(variant) === checksum);
+}
+
 export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const names = entries
@@ -22,7 +34,7 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(path.join(dir, name, "migration.sql"), "utf8");
-      return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
+      return { name, sql, checksum: sha256(sql) };
     }),
   );
 }
@@ -44,14 +56,25 @@ export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promis
       "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
       "applied_steps_count" INTEGER NOT NULL DEFAULT 0
     )`);
-    const { rows } = await client.query<{ migration_name: string; finished_at: Date | null }>(
-      `SELECT migration_name, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`,
-    );
+    const { rows } = await client.query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+    }>(`SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`);
     const failed = rows.find((row) => row.finished_at === null);
     if (failed) {
       throw new Error(
         `Migration ${failed.migration_name} failed earlier and was never resolved; fix the database, then run \`prisma migrate resolve\`.`,
       );
+    }
+    const files = new Map(migrations.map((migration) => [migration.name, migration]));
+    for (const row of rows) {
+      const file = files.get(row.migration_name);
+      if (file && !matchesChecksum(file.sql, row.checksum)) {
+        throw new Error(
+          `Migration ${row.migration_name} was modified after it was applied (recorded checksum ${row.checksum}, file now ${file.checksum}). Restore its migration.sql and put the change in a new migration.`,
+        );
+      }
     }
     const applied = new Set(rows.map((row) => row.migration_name));
     const done: string[] = [];

@@ -18,6 +18,7 @@ import { toast } from "@/components/ui/use-toast";
 import { HttpError } from "@/lib/client/fetcher";
 import { useCreateCategory, useDeleteCategory, useUpdateCategory } from "@/lib/client/use-admin";
 import { categoryCreateSchema } from "@/lib/schemas/admin";
+import { fieldErrors } from "@/lib/schemas/common";
 import type { CategoryDto } from "@/lib/schemas/category";
 
 type Props = { open: boolean; onOpenChange: (open: boolean) => void; category?: CategoryDto };
@@ -51,9 +52,7 @@ function CategoryForm({ onOpenChange, category }: Props) {
     event.preventDefault();
     const parsed = categoryCreateSchema.safeParse({ title, description });
     if (!parsed.success) {
-      const next: Record<string, string> = {};
-      for (const issue of parsed.error.issues) next[String(issue.path[0])] ??= issue.message;
-      setErrors(next);
+      setErrors(fieldErrors(parsed.error));
       return;
     }
     setErrors({});

@@ -4,14 +4,17 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/checkbox";
+import { FieldError } from "@/components/ui/field-error";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Separator } from "@/components/ui/separator";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
+import { HttpError } from "@/lib/client/fetcher";
 import { useAdminSettings, useChangePassword, useUpdateSettings } from "@/lib/client/use-admin";
 import { setAdminToken } from "@/lib/client/use-admin-token";
-import { MIN_PASSWORD_LENGTH, type SettingsDto, type SettingsUpdate } from "@/lib/schemas/admin";
+import { changePasswordSchema, type SettingsDto, type SettingsUpdate } from "@/lib/schemas/admin";
+import { fieldErrors } from "@/lib/schemas/common";
 
 export function SettingsTab() {
   const settings = useAdminSettings();
@@ -212,23 +215,43 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
   );
 }
 
+// The panel's fields, named as the change-password body names them (plus the confirmation).
+const PASSWORD_FIELDS = [
+  {
+    name: "currentPassword",
+    id: "current-password",
+    label: "Current Password",
+    autoComplete: "current-password",
+  },
+  { name: "newPassword", id: "new-password", label: "New Password", autoComplete: "new-password" },
+  {
+    name: "confirmPassword",
+    id: "confirm-password",
+    label: "Confirm New Password",
+    autoComplete: "new-password",
+  },
+] as const;
+
+type PasswordValues = Record<(typeof PASSWORD_FIELDS)[number]["name"], string>;
+const NO_PASSWORDS: PasswordValues = { currentPassword: "", newPassword: "", confirmPassword: "" };
+
 function PasswordPanel() {
   const [open, setOpen] = useState(false);
-  const [current, setCurrent] = useState("");
-  const [next, setNext] = useState("");
-  const [confirm, setConfirm] = useState("");
+  const [values, setValues] = useState<PasswordValues>(NO_PASSWORDS);
+  // Per-field messages: the handler's schema run here first, then the server's `errors` map.
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const change = useChangePassword();
 
   const close = () => {
     setOpen(false);
-    setCurrent("");
-    setNext("");
-    setConfirm("");
+    setValues(NO_PASSWORDS);
+    setErrors({});
   };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (next !== confirm) {
+    if (values.newPassword !== values.confirmPassword) {
+      setErrors({});
       toast({
         title: "Passwords don't match",
         description: "New password and confirmation must match",
@@ -236,31 +259,41 @@ function PasswordPanel() {
       });
       return;
     }
-    if (next.length < MIN_PASSWORD_LENGTH) {
-      toast({
-        title: "Password too short",
-        description: `New password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
-        variant: "destructive",
-      });
+    const parsed = changePasswordSchema.safeParse(values);
+    if (!parsed.success) {
+      const found = fieldErrors(parsed.error);
+      setErrors(found);
+      const tooShort = parsed.error.issues.some(
+        (issue) => issue.path[0] === "newPassword" && issue.code === "too_small",
+      );
+      toast(
+        tooShort
+          ? { title: "Password too short", description: found.newPassword, variant: "destructive" }
+          : {
+              title: "Password change failed",
+              description: Object.values(found).join("; "),
+              variant: "destructive",
+            },
+      );
       return;
     }
-    change.mutate(
-      { currentPassword: current, newPassword: next },
-      {
-        onSuccess: ({ token }) => {
-          // Earlier tokens stop working with the change; this one keeps the admin signed in.
-          setAdminToken(token);
-          toast({ title: "Password changed", description: "Your password has been updated successfully" });
-          close();
-        },
-        onError: () =>
-          toast({
-            title: "Password change failed",
-            description: "Failed to update your password. Please check your current password.",
-            variant: "destructive",
-          }),
+    setErrors({});
+    change.mutate(parsed.data, {
+      onSuccess: ({ token }) => {
+        // Earlier tokens stop working with the change; this one keeps the admin signed in.
+        setAdminToken(token);
+        toast({ title: "Password changed", description: "Your password has been updated successfully" });
+        close();
       },
-    );
+      onError: (error) => {
+        setErrors((error instanceof HttpError && error.errors) || {});
+        toast({
+          title: "Password change failed",
+          description: "Failed to update your password. Please check your current password.",
+          variant: "destructive",
+        });
+      },
+    });
   };
 
   if (!open) {
@@ -278,36 +311,21 @@ function PasswordPanel() {
   }
   return (
     <form onSubmit={onSubmit} className="grid gap-3 rounded-md border p-4" aria-label="Change password">
-      <div className="grid gap-2">
-        <Label htmlFor="current-password">Current Password</Label>
-        <Input
-          id="current-password"
-          type="password"
-          autoComplete="current-password"
-          value={current}
-          onChange={(event) => setCurrent(event.target.value)}
-        />
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor="new-password">New Password</Label>
-        <Input
-          id="new-password"
-          type="password"
-          autoComplete="new-password"
-          value={next}
-          onChange={(event) => setNext(event.target.value)}
-        />
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor="confirm-password">Confirm New Password</Label>
-        <Input
-          id="confirm-password"
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(event) => setConfirm(event.target.value)}
-        />
-      </div>
+      {PASSWORD_FIELDS.map((field) => (
+        <div key={field.name} className="grid gap-2">
+          <Label htmlFor={field.id}>{field.label}</Label>
+          <Input
+            id={field.id}
+            type="password"
+            autoComplete={field.autoComplete}
+            value={values[field.name]}
+            aria-invalid={errors[field.name] ? true : undefined}
+            aria-describedby={errors[field.name] ? `${field.id}-error` : undefined}
+            onChange={(event) => setValues({ ...values, [field.name]: event.target.value })}
+          />
+          <FieldError id={`${field.id}-error`} message={errors[field.name]} />
+        </div>
+      ))}
       <div className="flex justify-end gap-2">
         <Button variant="outline" onClick={close} disabled={change.isPending}>
           Cancel

@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { CheckCircle2, Download, ExternalLink, FileSpreadsheet, RefreshCw, XCircle } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
@@ -14,6 +15,7 @@ import { isDownloadKey } from "@/lib/orders/key";
 import type { LeadPackage } from "@/lib/packages";
 import { isClosedStatus, isPaymentComplete } from "@/lib/orders/status";
 import { HttpError } from "@/lib/client/fetcher";
+import { paymentPollKey } from "@/lib/client/query-keys";
 import {
   cancelCheckout,
   claimAutoDownload,
@@ -25,6 +27,7 @@ import {
   useCreatePayment,
   type PaymentContext,
 } from "@/lib/client/use-payment";
+import type { PaymentStatusResponse } from "@/lib/schemas/payment";
 
 export type PurchaseActionsProps = {
   /** `count`: the leads available in `location`. */
@@ -33,13 +36,15 @@ export type PurchaseActionsProps = {
   location: Location;
 };
 
-// Spec section 4: polling every 10 seconds, at most 30 attempts (5 minutes).
+// docs/product-rules.md: the buyer's page polls every 10 seconds, at most 30 times (5 minutes).
 const POLL_INTERVAL_MS = 10_000;
 const POLL_ATTEMPTS = 30;
 
 type Phase = "idle" | "waiting" | "complete" | "closed";
-type CheckMode = "poll" | "manual" | "return" | "restore";
-type CheckResult = "complete" | "open" | "closed" | "error";
+type CheckResult = "complete" | "open" | "closed";
+/** How far one run of automatic checks has got (the poll query's data). */
+type PollRun = { checks: number; failureReported: boolean };
+const POLL_START: PollRun = { checks: 0, failureReported: false };
 
 const noSubscription = () => () => undefined;
 
@@ -69,22 +74,32 @@ const CLOSED_TEXT: Record<string, string> = {
   expired: "The invoice expired before a payment arrived. Nothing was charged.",
 };
 
-/** Buy Now, then payment status, Check Status / Reopen Payment, and the downloads once paid. */
+function reportCheckFailure(): void {
+  toast({
+    title: "Verification Failed",
+    description: "We couldn't verify your payment. Please try again later.",
+    variant: "destructive",
+  });
+}
+
+/**
+ * Buy Now, then payment status, Check Status / Reopen Payment, and the downloads once paid.
+ * Rendered with a key per category, package and location, so each card starts afresh.
+ */
 export function PurchaseActions({ category, pkg, location }: PurchaseActionsProps) {
   const createPayment = useCreatePayment();
+  // Per-call callbacks of a mutation do not run once the card is gone, so a late answer cannot
+  // download or toast on another package's card.
+  const manualCheck = useMutation({ mutationFn: (paymentId: string) => fetchPaymentStatus(paymentId) });
   const [payment, setPayment] = useState<PaymentContext | null>(null);
   const [status, setStatus] = useState("pending");
   const [phase, setPhase] = useState<Phase>("idle");
-  const [polling, setPolling] = useState(false);
-  const [checking, setChecking] = useState(false);
+  // Each run of automatic checks is its own query; Check Status starts a new run after one ran out.
+  const [pollRun, setPollRun] = useState(0);
   const [email, setEmail] = useState("");
   const [createError, setCreateError] = useState<string | null>(null);
   const [emailError, setEmailError] = useState<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const result = useRef<HTMLDivElement>(null);
-  // Bumped whenever the page's category/package changes or the component unmounts, so answers to
-  // earlier checks are ignored.
-  const generation = useRef(0);
   const unavailable = category.count < pkg.leadCount;
   // False in the server render: Buy Now stays disabled until the click handler exists.
   const hydrated = useSyncExternalStore(
@@ -109,93 +124,78 @@ export function PurchaseActions({ category, pkg, location }: PurchaseActionsProp
     return () => clearTimeout(again);
   }, [phase]);
 
-  const check = useCallback(
-    async (
-      paymentId: string,
-      mode: CheckMode,
-      reportFailure = mode !== "restore",
-      returnedPaymentId?: string,
-    ): Promise<CheckResult> => {
-      const started = generation.current;
-      try {
-        const answer = await fetchPaymentStatus(paymentId, returnedPaymentId);
-        if (started !== generation.current) return "error";
-        if (isPaymentComplete(answer, pkg.price)) {
-          clearTimeout(timer.current);
-          setPolling(false);
-          setStatus("confirmed");
-          setPhase("complete");
-          // One automatic download per order across this browser's tabs, and none when coming
-          // back to a page whose payment was already complete.
-          if (mode !== "restore" && (await claimAutoDownload(paymentId))) {
-            toast({ title: "Payment Complete!", description: "Your leads are downloading now." });
-            startDownload(
-              downloadUrl(paymentId, { categoryId: category._id, count: pkg.leadCount }),
-              `leads-${paymentId}.csv`,
-            );
-          }
-          return "complete";
+  /** Applies a status answer: the payment is complete (with its one download), closed, or open. */
+  const settle = useCallback(
+    async (paymentId: string, answer: PaymentStatusResponse, autoDownload: boolean): Promise<CheckResult> => {
+      if (isPaymentComplete(answer, pkg.price)) {
+        setStatus("confirmed");
+        setPhase("complete");
+        // One automatic download per order across this browser's tabs, and none when coming
+        // back to a page whose payment was already complete.
+        if (autoDownload && (await claimAutoDownload(paymentId))) {
+          toast({ title: "Payment Complete!", description: "Your leads are downloading now." });
+          startDownload(
+            downloadUrl(paymentId, { categoryId: category._id, count: pkg.leadCount }),
+            `leads-${paymentId}.csv`,
+          );
         }
-        setStatus(answer.status || "pending");
-        if (isClosedStatus(answer.status)) {
-          clearTimeout(timer.current);
-          setPolling(false);
-          setPhase("closed");
-          return "closed";
-        }
-        return "open";
-      } catch {
-        if (started === generation.current && reportFailure) {
-          toast({
-            title: "Verification Failed",
-            description: "We couldn't verify your payment. Please try again later.",
-            variant: "destructive",
-          });
-        }
-        return "error";
+        return "complete";
       }
+      setStatus(answer.status || "pending");
+      if (isClosedStatus(answer.status)) {
+        setPhase("closed");
+        return "closed";
+      }
+      return "open";
     },
     [category._id, pkg.leadCount, pkg.price],
   );
 
-  const startPolling = useCallback(
-    (paymentId: string) => {
-      clearTimeout(timer.current);
-      setPolling(true);
-      let attempts = 0;
-      // A polling run reports a failed check once and keeps going: the next check may well succeed.
-      let failureReported = false;
-      const started = generation.current;
-      const tick = async () => {
-        attempts += 1;
-        const outcome = await check(paymentId, "poll", !failureReported);
-        if (outcome === "error") failureReported = true;
-        if (started !== generation.current || outcome === "complete" || outcome === "closed") {
-          if (started === generation.current) setPolling(false);
-          return;
-        }
-        if (attempts >= POLL_ATTEMPTS) {
-          setPolling(false);
-          toast({
-            title: "Verification Timeout",
-            description:
-              "We couldn't verify your payment automatically. Please click 'Check Payment Status' to verify manually.",
-            variant: "destructive",
-          });
-          return;
-        }
-        timer.current = setTimeout(tick, POLL_INTERVAL_MS);
-      };
-      timer.current = setTimeout(tick, POLL_INTERVAL_MS);
+  // Automatic checks while the payment is open: each one 10 s after the previous answer, at most
+  // 30 per run. A run starts with no check made (its data is POLL_START), so the first check
+  // comes one interval after the run starts.
+  const poll = useQuery({
+    queryKey: paymentPollKey(payment?.paymentId ?? "", pollRun),
+    enabled: payment !== null && phase === "waiting" && pollRun > 0,
+    initialData: POLL_START,
+    staleTime: Infinity,
+    gcTime: 0,
+    queryFn: async ({ client, queryKey, signal }): Promise<PollRun> => {
+      const [, paymentId] = queryKey;
+      const run = client.getQueryData<PollRun>(queryKey) ?? POLL_START;
+      const checks = run.checks + 1;
+      let failureReported = run.failureReported;
+      try {
+        const answer = await fetchPaymentStatus(paymentId, undefined, signal);
+        if ((await settle(paymentId, answer, true)) !== "open") return { checks, failureReported };
+      } catch (error) {
+        // The card left this run (another package, or the page): nothing to report.
+        if (signal.aborted) throw error;
+        // A run reports a failed check once and keeps going: the next check may well succeed.
+        if (!failureReported) reportCheckFailure();
+        failureReported = true;
+      }
+      if (checks === POLL_ATTEMPTS) {
+        toast({
+          title: "Verification Timeout",
+          description:
+            "We couldn't verify your payment automatically. Please click 'Check Payment Status' to verify manually.",
+          variant: "destructive",
+        });
+      }
+      return { checks, failureReported };
     },
-    [check],
-  );
+    refetchInterval: (query) => ((query.state.data?.checks ?? 0) < POLL_ATTEMPTS ? POLL_INTERVAL_MS : false),
+    // The buyer pays in another tab: checking goes on while this one is hidden.
+    refetchIntervalInBackground: true,
+  });
+  const polling = poll.isEnabled && poll.data.checks < POLL_ATTEMPTS;
 
   // On arrival: a provider return (our key, with NP_id after paying or `cancelled` after leaving
   // the invoice) is checked at once; otherwise a payment of this category and package from
-  // earlier in the session is picked up again.
+  // earlier in the session is picked up again. Either way, if still open, automatic checks follow.
   useEffect(() => {
-    const current = ++generation.current;
+    let active = true;
     const resume = async () => {
       const back = readProviderReturn();
       const stored = loadPayment(category._id, pkg.id, location);
@@ -217,27 +217,27 @@ export function PurchaseActions({ category, pkg, location }: PurchaseActionsProp
       setPhase("waiting");
       if (back.key && back.cancelled) {
         const answer = await cancelCheckout(back.key).catch(() => null);
-        if (current !== generation.current) return;
+        if (!active) return;
         if (answer && !answer.paid) {
           setStatus(answer.status);
           setPhase(isClosedStatus(answer.status) ? "closed" : "waiting");
           return;
         }
       }
-      const outcome = await check(
-        context.paymentId,
-        back.key ? "return" : "restore",
-        !!back.key,
-        back.npId ?? undefined,
-      );
-      if (outcome === "open" && current === generation.current) startPolling(context.paymentId);
+      try {
+        const answer = await fetchPaymentStatus(context.paymentId, back.npId ?? undefined);
+        // A restored payment was complete before: no second download.
+        if (active && (await settle(context.paymentId, answer, !!back.key)) === "open") setPollRun(1);
+      } catch {
+        // A restored payment is checked quietly; a return from the provider says it failed.
+        if (active && back.key) reportCheckFailure();
+      }
     };
     void resume();
     return () => {
-      generation.current += 1;
-      clearTimeout(timer.current);
+      active = false;
     };
-  }, [category._id, pkg.id, location, check, startPolling]);
+  }, [category._id, pkg.id, location, settle]);
 
   const buy = () => {
     setCreateError(null);
@@ -279,7 +279,7 @@ export function PurchaseActions({ category, pkg, location }: PurchaseActionsProp
             title: "Payment Initiated",
             description: "Complete the payment in the new tab. We will confirm it here automatically.",
           });
-          startPolling(created.paymentId);
+          setPollRun((run) => run + 1);
         },
         onError: (error) => {
           popup?.close();
@@ -297,19 +297,20 @@ export function PurchaseActions({ category, pkg, location }: PurchaseActionsProp
   };
 
   const startOver = () => {
-    generation.current += 1;
-    clearTimeout(timer.current);
     setPayment(null);
     setStatus("pending");
     setPhase("idle");
   };
 
-  const checkNow = async () => {
+  const checkNow = () => {
     if (!payment) return;
-    setChecking(true);
-    const outcome = await check(payment.paymentId, "manual");
-    setChecking(false);
-    if (!polling && outcome === "open") startPolling(payment.paymentId);
+    manualCheck.mutate(payment.paymentId, {
+      onSuccess: async (answer) => {
+        const outcome = await settle(payment.paymentId, answer, true);
+        if (outcome === "open" && !polling) setPollRun((run) => run + 1);
+      },
+      onError: reportCheckFailure,
+    });
   };
 
   const reopen = () => {
@@ -381,8 +382,8 @@ export function PurchaseActions({ category, pkg, location }: PurchaseActionsProp
           </p>
         )}
         <div className="grid gap-2 sm:grid-cols-2">
-          <Button onClick={checkNow} disabled={checking} className="w-full">
-            {checking ? <Spinner size="sm" /> : <RefreshCw aria-hidden />} Check Status
+          <Button onClick={checkNow} disabled={manualCheck.isPending} className="w-full">
+            {manualCheck.isPending ? <Spinner size="sm" /> : <RefreshCw aria-hidden />} Check Status
           </Button>
           <Button onClick={reopen} variant="outline" disabled={!payment.invoiceUrl} className="w-full">
             <ExternalLink aria-hidden /> Reopen Payment

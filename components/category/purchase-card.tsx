@@ -90,7 +90,12 @@ export function PurchaseCard({
       </ul>
 
       <div className="mt-6">
-        <PurchaseActions category={category} pkg={pkg} location={location} />
+        <PurchaseActions
+          key={`${category._id}:${pkg.id}:${location}`}
+          category={category}
+          pkg={pkg}
+          location={location}
+        />
       </div>
       <p className="mt-4 flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
         <LockIcon className="size-3.5" aria-hidden="true" />

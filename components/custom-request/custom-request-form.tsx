@@ -4,6 +4,7 @@ import { useId, useState, type FormEvent } from "react";
 import { SendIcon } from "lucide-react";
 import { AttachmentsField } from "@/components/custom-request/attachments-field";
 import { Button } from "@/components/ui/button";
+import { FieldError } from "@/components/ui/field-error";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
@@ -12,9 +13,11 @@ import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
 import { HttpError } from "@/lib/client/fetcher";
-import { useSubmitCustomRequest } from "@/lib/client/use-custom-request";
+import { customRequestFields, useSubmitCustomRequest } from "@/lib/client/use-custom-request";
+import { fieldErrors } from "@/lib/schemas/common";
 import {
   CUSTOM_REQUEST_DEFAULTS,
+  customRequestSchema,
   INDUSTRIES,
   PLATFORMS,
   ROLES,
@@ -29,6 +32,8 @@ export function CustomRequestForm() {
   const [files, setFiles] = useState<File[]>([]);
   // Honeypot: invisible to people; a bot that fills every field gives itself away.
   const [website, setWebsite] = useState("");
+  // Per-field messages: the handler's schema run here first, then the server's `errors` map.
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const submit = useSubmitCustomRequest();
   const id = useId();
 
@@ -37,27 +42,35 @@ export function CustomRequestForm() {
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!form.name.trim() || !form.email.trim()) {
+    const parsed = customRequestSchema.safeParse(customRequestFields(form, website));
+    if (!parsed.success) {
+      const found = fieldErrors(parsed.error);
+      setErrors(found);
+      const missing = !form.name.trim() || !form.email.trim();
       toast({
         title: "Validation Error",
-        description: "Please fill in all required fields",
+        description: missing ? "Please fill in all required fields" : Object.values(found).join("; "),
         variant: "destructive",
       });
       return;
     }
+    setErrors({});
     try {
       const answer = await submit.mutateAsync({ form, files, website });
       if (!answer.success) throw new Error("The server did not confirm the request");
       setForm(CUSTOM_REQUEST_DEFAULTS);
       setFiles([]);
       setWebsite("");
+      setErrors({});
       toast({
         title: "Request Submitted",
         description: "We've received your custom lead request and will contact you shortly.",
       });
     } catch (error) {
       // A refusal (4xx) names what to fix; network and server failures keep the product's text.
-      const reason = error instanceof HttpError && error.isClientError ? error.serverReason : undefined;
+      const refusal = error instanceof HttpError && error.isClientError ? error : undefined;
+      setErrors(refusal?.errors ?? {});
+      const reason = refusal?.serverReason;
       toast({
         title: "Submission Error",
         description: reason ?? "There was a problem submitting your request. Please try again.",
@@ -131,8 +144,11 @@ export function CustomRequestForm() {
           className="field-sizing-fixed resize-y"
           placeholder="Tell us about the leads you need: locations, company size, volume, deadline…"
           value={form.message}
+          aria-invalid={errors.message ? true : undefined}
+          aria-describedby={errors.message ? `${id}-message-error` : undefined}
           onChange={(event) => set("message", event.target.value)}
         />
+        <FieldError id={`${id}-message-error`} message={errors.message} />
       </div>
 
       <div className="grid gap-4 sm:grid-cols-2">
@@ -145,8 +161,11 @@ export function CustomRequestForm() {
             maxLength={200}
             placeholder="Jane Smith"
             value={form.name}
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={errors.name ? `${id}-name-error` : undefined}
             onChange={(event) => set("name", event.target.value)}
           />
+          <FieldError id={`${id}-name-error`} message={errors.name} />
         </div>
         <div className="grid gap-2">
           <Label htmlFor={`${id}-email`}>Email *</Label>
@@ -158,12 +177,18 @@ export function CustomRequestForm() {
             maxLength={254}
             placeholder="jane@company.com"
             value={form.email}
+            aria-invalid={errors.email ? true : undefined}
+            aria-describedby={errors.email ? `${id}-email-error` : undefined}
             onChange={(event) => set("email", event.target.value)}
           />
+          <FieldError id={`${id}-email-error`} message={errors.email} />
         </div>
       </div>
 
-      <AttachmentsField files={files} onChange={setFiles} />
+      <div className="grid gap-2">
+        <AttachmentsField files={files} onChange={setFiles} />
+        <FieldError id={`${id}-files-error`} message={errors.files} />
+      </div>
 
       <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
         <label htmlFor={`${id}-website`}>Website</label>

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { BusyError } from "@/lib/concurrency";
 import { AppError } from "@/lib/errors";
+import { fieldErrors } from "@/lib/schemas/common";
 
 // What a lost or unreachable database looks like, from pg (socket errors, PostgreSQL's connection
 // and shutdown SQLSTATEs), from the pool, and from Prisma (its codes, its adapter's error kinds).
@@ -52,15 +53,6 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof kind === "string" && UNAVAILABLE_KINDS.has(kind)) return true;
   if (typeof message === "string" && UNAVAILABLE_MESSAGE.test(message)) return true;
   return isDatabaseUnavailable(cause, depth + 1);
-}
-
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.length ? issue.path.join(".") : "_";
-    errors[key] ??= issue.message;
-  }
-  return errors;
 }
 
 export function errorBody(message: string, errors?: Record<string, string>) {

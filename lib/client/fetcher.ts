@@ -19,12 +19,8 @@ export class HttpError extends Error {
    * them (e.g. "photo.png: Only PDF, Word, CSV or Excel files are accepted"), else its message.
    */
   get serverReason(): string | undefined {
-    const errors = this.parsedBody()?.errors;
-    if (errors && typeof errors === "object") {
-      const reasons = Object.values(errors).filter((value): value is string => typeof value === "string");
-      if (reasons.length) return reasons.join("; ");
-    }
-    return this.serverMessage;
+    const reasons = Object.values(this.errors ?? {}).filter((value) => typeof value === "string");
+    return reasons.length ? reasons.join("; ") : this.serverMessage;
   }
 
   /** A refusal of this request (4xx), as opposed to a server failure. */
@@ -43,14 +39,8 @@ export class HttpError extends Error {
 
   /** The server's per-field messages (`errors`) when the body is our JSON error shape. */
   get errors(): Record<string, string> | undefined {
-    try {
-      const parsed = JSON.parse(this.body) as { errors?: unknown };
-      return parsed.errors && typeof parsed.errors === "object"
-        ? (parsed.errors as Record<string, string>)
-        : undefined;
-    } catch {
-      return undefined;
-    }
+    const errors = this.parsedBody()?.errors;
+    return errors && typeof errors === "object" ? (errors as Record<string, string>) : undefined;
   }
 }
 

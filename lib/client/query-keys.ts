@@ -19,3 +19,6 @@ export const adminKeys = {
   quarantine: ["admin", "quarantine"] as const,
   privacyRequests: ["admin", "privacy-requests"] as const,
 };
+
+/** One run of a purchase card's automatic status checks (its data is the run's progress). */
+export const paymentPollKey = (paymentId: string, run: number) => ["payment-poll", paymentId, run] as const;

@@ -7,6 +7,7 @@ import {
   chosenPlatforms,
   type CustomRequestCreated,
   type CustomRequestFormState,
+  type CustomRequestInput,
 } from "@/lib/schemas/custom-request";
 
 export type CustomRequestSubmission = {
@@ -16,13 +17,9 @@ export type CustomRequestSubmission = {
   website: string;
 };
 
-/** Posts to our own server only: JSON without files, multipart with them. */
-export async function submitCustomRequest({
-  form,
-  files,
-  website,
-}: CustomRequestSubmission): Promise<CustomRequestCreated> {
-  const fields = {
+/** The text fields as the API takes them: what the form checks and what it sends. */
+export function customRequestFields(form: CustomRequestFormState, website: string) {
+  return {
     name: form.name,
     email: form.email,
     industry: form.industry,
@@ -30,7 +27,16 @@ export async function submitCustomRequest({
     message: form.message,
     platforms: chosenPlatforms(form.platforms),
     website,
-  };
+  } satisfies CustomRequestInput;
+}
+
+/** Posts to our own server only: JSON without files, multipart with them. */
+export async function submitCustomRequest({
+  form,
+  files,
+  website,
+}: CustomRequestSubmission): Promise<CustomRequestCreated> {
+  const fields = customRequestFields(form, website);
   if (files.length === 0) {
     return apiFetch<CustomRequestCreated>("/api/custom-request", {
       method: "POST",
@@ -51,7 +57,7 @@ export function useSubmitCustomRequest() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: submitCustomRequest,
-    // Spec section 7: a submission invalidates the cached custom-requests data (the admin lists,
+    // A submission invalidates the cached custom-requests data (the admin lists,
     // keyed under ["admin", "requests"] by lib/client/use-admin.ts).
     onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.requestsAll }),
   });

@@ -19,10 +19,12 @@ export function useCreatePayment() {
 export function fetchPaymentStatus(
   paymentId: string,
   returnedPaymentId?: string,
+  signal?: AbortSignal,
 ): Promise<PaymentStatusResponse> {
   const query = returnedPaymentId ? `?${new URLSearchParams({ NP_id: returnedPaymentId })}` : "";
   return apiFetch<PaymentStatusResponse>(`/api/payment/status/${encodeURIComponent(paymentId)}${query}`, {
     cache: "no-store",
+    signal,
   });
 }
 

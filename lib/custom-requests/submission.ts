@@ -1,9 +1,9 @@
 import "server-only";
 import { declaredLength, readJsonBody } from "@/lib/api/body";
 import { isMultipart, openMultipart } from "@/lib/api/multipart";
-import { fieldErrors } from "@/lib/api/errors";
 import { AppError, badRequest, tooLarge } from "@/lib/errors";
 import { checkFile, type CheckedFile } from "@/lib/custom-requests/files";
+import { fieldErrors } from "@/lib/schemas/common";
 import {
   customRequestSchema,
   hasAcceptedExtension,

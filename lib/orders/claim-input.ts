@@ -1,7 +1,7 @@
 import "server-only";
 import type { Readable } from "node:stream";
 import { declaredLength, readBoundedText } from "@/lib/api/body";
-import { fieldErrors } from "@/lib/api/errors";
+import { fieldErrors } from "@/lib/schemas/common";
 import { consumeUploadedFile, isMultipart } from "@/lib/api/multipart";
 import { AppError, badRequest, tooLarge } from "@/lib/errors";
 import {

@@ -4,6 +4,19 @@ import { z } from "zod";
 export const hasNoNul = (value: string) => !value.includes("\u0000");
 export const NUL_MESSAGE = "Must not contain NUL characters";
 
+/**
+ * A zod failure as the API's `errors` map (field path to its first message): what a 400 answers
+ * and what a form shows beside its fields before sending.
+ */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join(".") : "_";
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
 export const uuidParams = z.object({ id: z.uuid("Invalid id") });
 
 export const pagination = z.object({

@@ -352,13 +352,32 @@ test("settings tab: account and system settings flows with the product's texts",
   await expect(toast(page, "Password too short")).toContainText(
     "New password must be at least 6 characters long",
   );
-  await page.getByLabel("Current Password").fill("not-my-password");
+  // The handler's schema runs in the panel first: its messages show beside their fields and
+  // nothing is sent.
+  const panel = page.getByRole("form", { name: "Change password" });
+  await expect(panel.getByText("New password must be at least 6 characters long")).toBeVisible();
+  await expect(page.getByLabel("New Password", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  const passwordPosts: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/api/admin/change-password")) passwordPosts.push(request.url());
+  });
+  await page.getByLabel("Current Password").fill("   ");
   await page.getByLabel("New Password", { exact: true }).fill("brand-new-pass");
   await page.getByLabel("Confirm New Password").fill("brand-new-pass");
+  await page.getByRole("button", { name: "Save Password" }).click();
+  await expect(toast(page, "Password change failed")).toContainText("Current password is required");
+  await expect(panel.getByText("Current password is required")).toBeVisible();
+  await expect(panel.getByText("New password must be at least 6 characters long")).toHaveCount(0);
+  expect(passwordPosts).toEqual([]);
+  await page.getByLabel("Current Password").fill("not-my-password");
   await page.getByRole("button", { name: "Save Password" }).click();
   await expect(toast(page, "Password change failed")).toContainText(
     "Failed to update your password. Please check your current password.",
   );
+  // The server's field error shows beside its field.
+  await expect(panel.getByText("Current password is incorrect")).toBeVisible();
+  await expect(page.getByLabel("Current Password")).toHaveAttribute("aria-invalid", "true");
+  expect(passwordPosts).toHaveLength(1);
   await page.getByLabel("Current Password").fill("initial-pass");
   const oldToken = await page.evaluate(() => localStorage.getItem("adminToken"));
   await page.getByRole("button", { name: "Save Password" }).click();

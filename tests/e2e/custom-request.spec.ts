@@ -106,6 +106,30 @@ test.describe("custom request form", () => {
     expect(posts).toEqual([]);
   });
 
+  test("checks the fields with the server's rules before sending, and shows why beside them", async ({
+    page,
+  }) => {
+    const form = await openForm(page);
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/custom-request")) posts.push(request.url());
+    });
+    await form.getByRole("button", { name: "Submit Request" }).click();
+    await expectToast(page, "Validation Error", "Please fill in all required fields");
+    await expect(form.getByText("Name is required")).toBeVisible();
+    await expect(form.getByText("Email is required")).toBeVisible();
+
+    // The browser takes "ada@example" as an email; the server's schema does not.
+    await form.getByLabel("Name").fill("Ada Buyer");
+    await form.getByLabel("Email").fill("ada@example");
+    await form.getByRole("button", { name: "Submit Request" }).click();
+    await expectToast(page, "Validation Error", "Enter a valid email address");
+    await expect(form.getByText("Name is required")).toHaveCount(0);
+    await expect(form.getByText("Enter a valid email address")).toBeVisible();
+    await expect(form.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+    expect(posts).toEqual([]);
+  });
+
   test("submits a request, shows the spinner, resets, stores it and mails both sides", async ({ page }) => {
     const form = await openForm(page);
     const email = `${unique("buyer")}@example.com`;
@@ -233,6 +257,8 @@ test.describe("custom request form", () => {
     await form.getByRole("button", { name: "Submit Request" }).click();
     await expectToast(page, "Submission Error", "notes.txt: Only PDF, Word, CSV or Excel files are accepted");
     await expect(page.locator('[data-slot="toast"]').first()).toHaveClass(/destructive/);
+    // The server's field error shows beside the attachments.
+    await expect(form.getByText("notes.txt: Only PDF, Word, CSV or Excel files are accepted")).toBeVisible();
     // Nothing was reset or stored; the visitor can fix it and send again.
     await expect(form.getByLabel("Email")).toHaveValue(email);
     expect((await database().query("SELECT 1 FROM custom_requests WHERE email = $1", [email])).rowCount).toBe(

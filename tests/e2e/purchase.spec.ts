@@ -185,6 +185,18 @@ test("a provider failure shows the Payment Error toast", async ({ page }) => {
   expect(await page.evaluate(() => sessionStorage.getItem("paymentId"))).toBeNull();
 });
 
+test("each package's card keeps to its own payment", async ({ page }) => {
+  await startPollingWithFakeClock(page);
+  const packages = page.getByRole("navigation", { name: "Packages" });
+  await packages.getByRole("link", { name: "Standard" }).click();
+  await expect(page.getByRole("heading", { name: /Standard/ })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Buy Now" })).toBeEnabled();
+  await expect(page.getByRole("button", { name: "Check Status" })).toHaveCount(0);
+  // Back on the package that was bought, the session's payment is picked up again.
+  await packages.getByRole("link", { name: "Starter" }).click();
+  await expect(page.getByRole("button", { name: "Check Status" })).toBeVisible();
+});
+
 test("polling gives up after 30 attempts with the Verification Timeout toast", async ({ page }) => {
   test.setTimeout(120_000);
   await startPollingWithFakeClock(page);

@@ -63,6 +63,33 @@ describe("migration runner", () => {
     expect(rowCount).toBe(0);
   });
 
+  it("refuses to run when an applied migration was edited, before applying anything else", async () => {
+    const database = await emptyDatabase();
+    const { mkdtemp, mkdir, writeFile } = await import("node:fs/promises");
+    const dir = await mkdtemp("/tmp/migrations-");
+    await mkdir(`${dir}/001_first`);
+    await writeFile(`${dir}/001_first/migration.sql`, "CREATE TABLE a (id int);\n");
+    expect(await migrate(database.url, dir)).toEqual(["001_first"]);
+
+    // The same file checked out with Windows line endings is not an edit.
+    await writeFile(`${dir}/001_first/migration.sql`, "CREATE TABLE a (id int);\r\n");
+    expect(await migrate(database.url, dir)).toEqual([]);
+
+    await writeFile(`${dir}/001_first/migration.sql`, "CREATE TABLE a (id bigint);\n");
+    await mkdir(`${dir}/002_second`);
+    await writeFile(`${dir}/002_second/migration.sql`, "CREATE TABLE b (id int);");
+    await expect(migrate(database.url, dir)).rejects.toThrow(
+      /^Migration 001_first was modified after it was applied/,
+    );
+    const rows = await recorded(database.url);
+    expect(rows.map((row) => row.migration_name)).toEqual(["001_first"]);
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    const { rowCount } = await client.query("SELECT 1 FROM pg_tables WHERE tablename = 'b'");
+    await client.end();
+    expect(rowCount).toBe(0);
+  });
+
   it("gives orders made before download keys a key each, and paid ones their 30-day window", async () => {
     const database = await emptyDatabase();
     const { mkdtemp, mkdir, copyFile } = await import("node:fs/promises");

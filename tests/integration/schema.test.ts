@@ -1,5 +1,6 @@
 // Proves prisma/schema.prisma and the SQL migrations agree: every model is written with every
-// field set and read back through Prisma Client against a database built only from the SQL.
+// field set and read back through Prisma Client against a database built only from the SQL; and the
+// indexes and constraints the raw SQL in lib/ relies on exist as it expects them.
 import { afterAll, describe, expect, it } from "vitest";
 import { db, pool } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -188,5 +189,57 @@ describe("schema and migrations", () => {
     expect(await prisma.orderEvent.count({ where: { orderId: order.id } })).toBe(0);
     await prisma.category.delete({ where: { id: category.id } });
     expect(await prisma.lead.count({ where: { categoryId: category.id } })).toBe(0);
+  });
+
+  it("has the keys, indexes and foreign keys the raw SQL relies on", async () => {
+    // Each index by its definition, named by table and column list so a rename does not matter.
+    const { rows: indexes } = await pool().query<{ definition: string }>(
+      `SELECT tablename || CASE WHEN indexdef LIKE 'CREATE UNIQUE%' THEN ' unique ' ELSE ' ' END
+              || substring(indexdef FROM 'USING btree \\((.*)\\)$') AS definition
+       FROM pg_indexes WHERE schemaname = 'public'`,
+    );
+    const definitions = indexes.map((row) => row.definition);
+    expect(definitions).toEqual(
+      expect.arrayContaining([
+        // Conflict targets: the lead import's ON CONFLICT (lib/leads/insert.ts) and creating the
+        // admin once (skipDuplicates in lib/auth/password.ts).
+        "leads unique category_id, email",
+        "admins unique email",
+        // A delivered order's leads in their kept order (lib/leads/delivery.ts, lib/orders/settle.ts).
+        'order_leads unique order_id, "position"',
+        // Allocation and previews walk a category's leads most recently verified first.
+        "leads category_id, verified_at DESC, id",
+        // Order lookups: by download key, by the provider's invoice and payment ids.
+        "orders unique download_key",
+        "orders unique invoice_id",
+        "orders unique provider_payment_id",
+        // Sliding-window limits count recent rows per key (lib/api/throttle.ts, lib/auth/login.ts,
+        // lib/custom-requests/rate-limit.ts).
+        "throttle_events bucket, created_at",
+        "login_attempts email, created_at",
+        "login_attempts ip, created_at",
+        "custom_requests client_ip, created_at",
+        // The outbox worker claims due rows by status and time (lib/mail/outbox.ts).
+        "mail_outbox status, next_attempt_at",
+      ]),
+    );
+
+    const { rows: foreignKeys } = await pool().query<{ definition: string }>(
+      `SELECT conrelid::regclass::text || ' ' || pg_get_constraintdef(oid) AS definition
+       FROM pg_constraint WHERE connamespace = 'public'::regnamespace AND contype = 'f'`,
+    );
+    expect(foreignKeys.map((row) => row.definition).sort()).toEqual([
+      // Removing a custom request removes its files.
+      "attachments FOREIGN KEY (request_id) REFERENCES custom_requests(id) ON UPDATE CASCADE ON DELETE CASCADE",
+      // Removing a category removes its leads...
+      "leads FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
+      "order_events FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE CASCADE",
+      // ...but never a lead an order delivered, nor a category that has orders.
+      "order_leads FOREIGN KEY (lead_id) REFERENCES leads(id) ON UPDATE CASCADE ON DELETE RESTRICT",
+      "order_leads FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE CASCADE",
+      "orders FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE RESTRICT",
+      // An order's replacement claim goes with it.
+      "replacement_claims FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE CASCADE",
+    ]);
   });
 });
