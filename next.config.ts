@@ -53,13 +53,15 @@ const nextConfig: NextConfig = {
   // page instead of 25 KB, and every page repeated it; linked, it is downloaded once and cached.
   // /category/{id}?package={package}: each package's page is its own cached page (see the page).
   async rewrites() {
+    // Each country and package of a category page is its own cached page (app/(site)/category/[id]/
+    // list/[location]/[package]); the public address keeps its query. The most specific rule first.
+    const pkg = { type: "query" as const, key: "package", value: `(?<pkg>${PACKAGE_IDS.join("|")})` };
+    const loc = { type: "query" as const, key: "location", value: "(?<loc>[Uu][Ss][Aa]|[Uu][Kk])" };
     return {
       beforeFiles: [
-        {
-          source: "/category/:id",
-          has: [{ type: "query", key: "package", value: `(?<pkg>${PACKAGE_IDS.join("|")})` }],
-          destination: "/category/:id/package/:pkg",
-        },
+        { source: "/category/:id", has: [loc, pkg], destination: "/category/:id/list/:loc/:pkg" },
+        { source: "/category/:id", has: [pkg], destination: "/category/:id/list/USA/:pkg" },
+        { source: "/category/:id", has: [loc], destination: `/category/:id/list/:loc/${PACKAGE_IDS[0]}` },
       ],
       afterFiles: [],
       fallback: [],

@@ -12,7 +12,7 @@ export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
     { url: `${base}/`, changeFrequency: "weekly", priority: 1 },
     ...categories.map((category) => ({
       url: `${base}/category/${category._id}`,
-      lastModified: new Date(category.createdAt),
+      lastModified: new Date(category.updatedAt ?? category.createdAt),
       changeFrequency: "weekly" as const,
       priority: 0.8,
     })),

@@ -7,7 +7,10 @@
 //   XLSX                                         vs the CSV download of the same order.
 // Also the server's memory (RSS) growth during one download and during 10 at once. Ends with one
 // line per figure, `ratio NAME=VALUE` (product time / baseline time: lower is better, 1.0 parity).
-// Needs a build: `npm run build` (or NEXT_DIST_DIR). Knobs: BENCH_LEADS (1,000,000), BENCH_RUNS (7).
+// Each category holds USA and UK leads half and half, and the order is for BENCH_LOCATION (UK), so
+// allocation and every download read one country's leads among both.
+// Needs a build: `npm run build` (or NEXT_DIST_DIR). Knobs: BENCH_LEADS (1,000,000), BENCH_RUNS (7),
+// BENCH_LOCATION (UK or USA).
 // Targets: csv <= 1.5, csv10 <= 2.5, xlsx <= 2, growth for 10 at once < 50 MB.
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
@@ -22,6 +25,7 @@ import { createTestDatabase } from "../tests/support/database";
 const TOTAL_LEADS = Number(process.env.BENCH_LEADS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const PER_CATEGORY = Math.min(50_000, TOTAL_LEADS);
+const LOCATION = process.env.BENCH_LOCATION === "USA" ? "USA" : "UK";
 const port = Number(process.env.BENCH_PORT ?? 43_900);
 const base = `http://127.0.0.1:${port}`;
 
@@ -97,7 +101,11 @@ async function fill(pool: Pool): Promise<string> {
       [`Bench ${index + 1}`],
     );
     if (index === 0) premium = rows[0].id;
-    inserted += await insertLeads(pool, rows[0].id, makeLeads(PER_CATEGORY, { seed: 1000 + index }));
+    const half = PER_CATEGORY / 2;
+    inserted += await insertLeads(pool, rows[0].id, [
+      ...makeLeads(half, { seed: 1000 + index, country: "USA" }),
+      ...makeLeads(half, { seed: 5000 + index, country: "UK" }),
+    ]);
     process.stdout.write(`\r  inserted ${inserted.toLocaleString("en-US")} leads`);
   }
   console.log(` in ${seconds(Date.now() - started)}`);
@@ -208,7 +216,7 @@ async function main(): Promise<string[]> {
       await fetch(`${base}/api/payment/create`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ categoryId, packageType: "premium" }),
+        body: JSON.stringify({ categoryId, packageType: "premium", location: LOCATION }),
       })
     ).json()) as { paymentId: string; invoiceUrl: string };
     const key = created.paymentId;

@@ -1,8 +1,9 @@
 // `npm start`: embedded PostgreSQL when DATABASE_URL is unset, migrations, first admin, demo data
 // (embedded first start only), then the built Next.js server. Ctrl-C stops both cleanly.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import type { Readable, Writable } from "node:stream";
 import { Pool } from "pg";
 import { adminEmail, adminLoginBanner } from "@/lib/auth/admin-account";
 import { ensureAdmin } from "@/lib/auth/password";
@@ -21,6 +22,8 @@ let database: EmbeddedDatabase | undefined;
 // Set when this start generated the first admin password; shown only if it created the account.
 let generatedPassword: string | undefined;
 let adminBanner = "";
+let server!: ChildProcessByStdio<Writable, Readable, null>;
+let stopping = false;
 
 if (embedded) {
   const secrets = await loadSecrets();
@@ -53,6 +56,8 @@ async function stop(code: number): Promise<never> {
 try {
   const applied = await migrate(config.DATABASE_URL!);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
+  // Next.js loads while the admin account and the demo data are prepared; it listens after.
+  server = startServer();
   const { ADMIN_EMAIL, ADMIN_PASSWORD } = config;
   let created = false;
   if (ADMIN_EMAIL && ADMIN_PASSWORD) {
@@ -70,18 +75,25 @@ try {
     console.log(`Seeded ${result.categories} demo categories and ${result.leads} leads.`);
   }
   await closeDatabase();
+  server.stdin.end("listen\n");
 } catch (error) {
   console.error((error as Error).message);
+  if (server) process.kill(-server.pid!, "SIGKILL");
   await stop(1);
 }
 
-const server = spawn(process.execPath, [path.join("scripts", "server.mjs"), "-p", String(config.PORT)], {
-  stdio: ["ignore", "pipe", "inherit"],
-  env: serverEnvironment(),
-  // Its own process group: stopping must reach the server and anything it spawned even when
-  // only this process is signalled (a service manager, `kill <pid>`).
-  detached: true,
-});
+function startServer(): ChildProcessByStdio<Writable, Readable, null> {
+  const child = spawn(process.execPath, [path.join("scripts", "server.mjs"), "-p", String(config.PORT)], {
+    stdio: ["pipe", "pipe", "inherit"],
+    env: { ...serverEnvironment(), LEADMARKET_LISTEN_ON_STDIN: "1" },
+    // Its own process group: stopping must reach the server and anything it spawned even when
+    // only this process is signalled (a service manager, `kill <pid>`).
+    detached: true,
+  });
+  child.on("exit", (code) => void stop(stopping ? 0 : (code ?? 1)));
+  return child;
+}
+
 server.stdout.on("data", (chunk: Buffer) => {
   process.stdout.write(chunk);
   if (chunk.toString().includes("Ready")) {
@@ -95,7 +107,6 @@ server.stdout.on("data", (chunk: Buffer) => {
 // `npm start` runs this script as `node --import tsx`, not through the tsx CLI: the CLI relays a
 // signal and SIGKILLs the script when it does not acknowledge within 30 ms, which would leave Next
 // running without anyone to stop it.
-let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     if (stopping) return;
@@ -104,4 +115,3 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.kill(-server.pid!, "SIGTERM");
   });
 }
-server.on("exit", (code) => void stop(stopping ? 0 : (code ?? 1)));

@@ -1,19 +1,30 @@
+"use client";
+
 import { BadgeCheckIcon, MapPinIcon, RefreshCwIcon, UsersIcon } from "lucide-react";
 import Image from "next/image";
 import { Breadcrumb } from "@/components/category/breadcrumb";
+import { freshnessText } from "@/components/category/freshness";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { LOCATION_NAMES, listTitle, type Location } from "@/lib/categories/location";
 
 const number = new Intl.NumberFormat("en-US");
 
+// The top of a category page for one country: its title, facts and freshness.
 export function CategoryHero({
   title,
   description,
+  location,
   count,
+  percent,
+  updatedAt,
   image,
 }: {
   title: string;
   description: string;
+  location: Location;
   count: number;
+  percent: number;
+  updatedAt: string | null;
   image: string;
 }) {
   return (
@@ -22,13 +33,13 @@ export function CategoryHero({
         <div>
           <Breadcrumb title={title} />
           <h1 id="category-title" className="mt-5 text-3xl font-extrabold sm:text-4xl lg:text-5xl">
-            {title} Professionals - USA
+            {listTitle(title, location)}
           </h1>
           {description ? <p className="mt-4 max-w-2xl text-lg text-muted-foreground">{description}</p> : null}
           <ul className="mt-6 flex flex-wrap gap-x-6 gap-y-3 text-sm font-medium" aria-label="List facts">
             <li className="flex items-center gap-2">
               <MapPinIcon className="size-4 text-primary" aria-hidden="true" />
-              United States
+              {LOCATION_NAMES[location]}
             </li>
             <li>
               <Tooltip>
@@ -55,6 +66,9 @@ export function CategoryHero({
               {number.format(count)} leads available
             </li>
           </ul>
+          <p className="mt-3 text-xs text-muted-foreground" data-testid="freshness">
+            {freshnessText(percent, updatedAt)}
+          </p>
         </div>
         <div className="relative hidden aspect-[16/9] w-72 overflow-hidden rounded-2xl border shadow-lg md:block lg:w-96">
           <Image src={image} alt="" fill unoptimized priority sizes="384px" className="object-cover" />

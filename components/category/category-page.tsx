@@ -7,34 +7,52 @@ import { HelpCard } from "@/components/category/help-card";
 import { LeadSampleTable, SAMPLE_ROWS, type SampleRow } from "@/components/category/lead-sample-table";
 import { PurchaseCard } from "@/components/category/purchase-card";
 import { StickyWhenFits } from "@/components/category/sticky-when-fits";
+import { CategoryHero } from "@/components/category/category-hero";
 import { JsonLd } from "@/components/site/json-ld";
 import { pageMetadata } from "@/components/site/metadata";
 import { SITE_NAME } from "@/lib/site";
 import { siteUrl } from "@/lib/env";
 import { cachedLeadPreviews } from "@/lib/categories/cached-reads";
+import { DEFAULT_LOCATION, LOCATION_NAMES, listTitle, type Location } from "@/lib/categories/location";
 import { PACKAGES, type LeadPackage } from "@/lib/packages";
 
-/** The metadata of a category page, whichever package it shows. */
-export async function categoryMetadata(id: string): Promise<Metadata> {
+/** A category page's public address: the USA list needs no query. */
+function categoryPath(id: string, location: Location): string {
+  return location === DEFAULT_LOCATION ? `/category/${id}` : `/category/${id}?location=${location}`;
+}
+
+/** The metadata of a category page for one country, whichever package it shows. */
+export async function categoryMetadata(id: string, location: Location): Promise<Metadata> {
   const category = await loadCategory(id).catch((error: unknown) => {
     // The page itself reports the failure (error.tsx); metadata falls back to the site's.
     console.error("Category metadata: could not read the category", error);
     return undefined;
   });
   if (!category) return { title: category === null ? "Category Not Found" : "Lead Category" };
-  const title = `${category.title} Professionals - USA: Verified B2B Leads`;
-  const description = `Buy verified ${category.title} professional leads in the USA: ${category.count.toLocaleString("en-US")} contacts available, 93% accuracy, updated weekly, instant CSV & Excel download from $10.`;
-  return pageMetadata({ title, description, path: `/category/${category._id}` });
+  const title = `${listTitle(category.title, location)}: Verified B2B Leads`;
+  const description = `Buy verified ${category.title} professional leads in the ${location}: ${category.countByLocation[location].toLocaleString("en-US")} contacts available, 93% accuracy, updated weekly, instant CSV & Excel download from $10.`;
+  return pageMetadata({ title, description, path: categoryPath(category._id, location) });
 }
 
-/** A category page showing one package (the layout above renders the hero). */
-export async function CategoryPageBody({ id, pkg }: { id: string; pkg: LeadPackage }) {
+/** A category page for one country, showing one package (the layout above checks the category). */
+export async function CategoryPageBody({
+  id,
+  pkg,
+  location,
+}: {
+  id: string;
+  pkg: LeadPackage;
+  location: Location;
+}) {
   // Already read (and checked) by the layout within this request.
   const category = await loadCategory(id);
-  if (!category) notFound();
+  // A category is not offered in a country where it has no leads.
+  if (!category || category.countByLocation[location] === 0) notFound();
+  const count = category.countByLocation[location];
 
   const previews = await cachedLeadPreviews({
     categoryId: category._id,
+    location,
     page: 1,
     pageSize: SAMPLE_ROWS,
   }).catch((error: unknown) => {
@@ -50,20 +68,30 @@ export async function CategoryPageBody({ id, pkg }: { id: string; pkg: LeadPacka
 
   const base = siteUrl();
   const image = await loadCategoryImage(category._id);
-  const buyer = { _id: category._id, title: category.title, count: category.count };
+  const buyer = { _id: category._id, title: category.title, count };
+  const place = location === DEFAULT_LOCATION ? "" : `&location=${location}`;
 
   return (
     <>
-      {/* The hero is rendered by the layout, above the loading state. */}
+      <CategoryHero
+        title={category.title}
+        description={category.description}
+        location={location}
+        count={count}
+        percent={category.verifiedRecentlyPercentByLocation[location]}
+        updatedAt={category.updatedAt}
+        image={image}
+      />
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-10 sm:px-6 lg:grid-cols-[minmax(0,1fr)_380px] lg:px-8 lg:py-14">
         <StickyWhenFits className="space-y-6 lg:col-start-2 lg:row-start-1 lg:self-start">
-          <PurchaseCard category={buyer} pkg={pkg} />
+          <PurchaseCard category={buyer} pkg={pkg} location={location} />
           <HelpCard />
         </StickyWhenFits>
         <div className="min-w-0 space-y-12 lg:col-start-1 lg:row-start-1">
           <CategorySections
             title={category.title}
-            count={category.count}
+            count={count}
+            location={location}
             pkg={pkg}
             sample={<LeadSampleTable rows={sampleRows} />}
           />
@@ -74,24 +102,23 @@ export async function CategoryPageBody({ id, pkg }: { id: string; pkg: LeadPacka
           {
             "@context": "https://schema.org",
             "@type": "Product",
-            name: `${category.title} Professionals - USA`,
+            name: listTitle(category.title, location),
             description:
               category.description ||
-              `Verified B2B contact list of ${category.title} professionals in the United States.`,
+              `Verified B2B contact list of ${category.title} professionals in the ${LOCATION_NAMES[location]}.`,
             image: `${base}${image}`,
-            url: `${base}/category/${category._id}`,
+            url: `${base}${categoryPath(category._id, location)}`,
             category: "B2B lead lists",
+            ...(category.updatedAt ? { dateModified: category.updatedAt } : {}),
             brand: { "@type": "Brand", name: SITE_NAME },
             offers: PACKAGES.map((option) => ({
               "@type": "Offer",
               name: option.title,
               price: option.price.toFixed(2),
               priceCurrency: "USD",
-              url: `${base}/category/${category._id}?package=${option.id}`,
+              url: `${base}/category/${category._id}?package=${option.id}${place}`,
               availability:
-                category.count >= option.leadCount
-                  ? "https://schema.org/InStock"
-                  : "https://schema.org/OutOfStock",
+                count >= option.leadCount ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
               eligibleQuantity: { "@type": "QuantitativeValue", value: option.leadCount, unitText: "leads" },
             })),
           },

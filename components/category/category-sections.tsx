@@ -2,6 +2,7 @@ import { CheckCircle2Icon, ShieldCheckIcon } from "lucide-react";
 import { FeatureItem } from "@/components/site/feature-item";
 import { CATEGORY_BENEFITS, CATEGORY_STEPS, categoryFaq } from "@/components/category/category-content";
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from "@/components/ui/accordion";
+import { LOCATION_NAMES, type Location } from "@/lib/categories/location";
 import type { LeadPackage } from "@/lib/packages";
 
 const number = new Intl.NumberFormat("en-US");
@@ -21,11 +22,14 @@ function Block({ id, title, children }: { id: string; title: string; children: R
 export function CategorySections({
   title,
   count,
+  location,
   pkg,
   sample,
 }: {
   title: string;
+  /** The leads available in `location`. */
   count: number;
+  location: Location;
   pkg: LeadPackage;
   sample: React.ReactNode;
 }) {
@@ -34,9 +38,10 @@ export function CategorySections({
       <Block id="about-title" title="About">
         <div className="space-y-3 text-muted-foreground">
           <p>
-            This list holds {number.format(count)} verified {title} professionals in the United States: the
-            decision makers and specialists you want in your pipeline, with their job title, company and
-            location. Each record is checked before delivery and the database is updated weekly.
+            This list holds {number.format(count)} verified {title} professionals in the{" "}
+            {LOCATION_NAMES[location]}: the decision makers and specialists you want in your pipeline, with
+            their job title, company and location. Each record is checked before delivery and the database is
+            updated weekly.
           </p>
           <p>
             Use it for cold email, calling and social selling, to enrich your CRM or to size a new market

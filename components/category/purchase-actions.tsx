@@ -10,6 +10,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
+import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
 import { isDownloadKey } from "@/lib/orders/key";
 import type { LeadPackage } from "@/lib/packages";
 import { isClosedStatus, isPaymentComplete } from "@/lib/orders/status";
@@ -29,8 +30,10 @@ import {
 import type { PaymentStatusResponse } from "@/lib/schemas/payment";
 
 export type PurchaseActionsProps = {
+  /** `count`: the leads available in `location`. */
   category: { _id: string; title: string; count: number };
   pkg: LeadPackage;
+  location: Location;
 };
 
 // docs/product-rules.md: the buyer's page polls every 10 seconds, at most 30 times (5 minutes).
@@ -81,9 +84,9 @@ function reportCheckFailure(): void {
 
 /**
  * Buy Now, then payment status, Check Status / Reopen Payment, and the downloads once paid.
- * Rendered with a key per category and package, so each package's card starts afresh.
+ * Rendered with a key per category, package and location, so each card starts afresh.
  */
-export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
+export function PurchaseActions({ category, pkg, location }: PurchaseActionsProps) {
   const createPayment = useCreatePayment();
   // Per-call callbacks of a mutation do not run once the card is gone, so a late answer cannot
   // download or toast on another package's card.
@@ -195,12 +198,13 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
     let active = true;
     const resume = async () => {
       const back = readProviderReturn();
-      const stored = loadPayment(category._id, pkg.id);
+      const stored = loadPayment(category._id, pkg.id, location);
       const context: PaymentContext | null = back.key
         ? {
             paymentId: back.key,
             categoryId: category._id,
             packageType: pkg.id,
+            location,
             invoiceUrl: stored?.paymentId === back.key ? stored.invoiceUrl : undefined,
           }
         : stored;
@@ -233,7 +237,7 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
     return () => {
       active = false;
     };
-  }, [category._id, pkg.id, settle]);
+  }, [category._id, pkg.id, location, settle]);
 
   const buy = () => {
     setCreateError(null);
@@ -249,6 +253,7 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
         leadTitle: category.title,
         categoryId: category._id,
         selectedPackage: pkg.id,
+        location,
         ...(email.trim() ? { email: email.trim() } : {}),
       },
       {
@@ -263,6 +268,7 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
             paymentId: created.paymentId,
             categoryId: category._id,
             packageType: pkg.id,
+            location,
             invoiceUrl: created.invoiceUrl,
           };
           savePayment(context);
@@ -391,7 +397,8 @@ export function PurchaseActions({ category, pkg }: PurchaseActionsProps) {
     <div className="space-y-2">
       {unavailable && (
         <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" role="note">
-          Not available: {category.title} has {category.count.toLocaleString("en-US")} leads, fewer than the{" "}
+          Not available: {category.title} has {category.count.toLocaleString("en-US")} leads
+          {location === DEFAULT_LOCATION ? "" : ` in the ${LOCATION_NAMES[location]}`}, fewer than the{" "}
           {pkg.leadsLabel} this package includes. Choose a smaller package or request custom leads.
         </p>
       )}

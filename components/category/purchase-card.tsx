@@ -3,6 +3,7 @@ import { FeatureItem } from "@/components/site/feature-item";
 import Link from "next/link";
 import { PurchaseActions } from "@/components/category/purchase-actions";
 import { Badge } from "@/components/ui/badge";
+import { DEFAULT_LOCATION, type Location } from "@/lib/categories/location";
 import { PACKAGES, type LeadPackage } from "@/lib/packages";
 import { cn } from "@/lib/utils";
 
@@ -12,10 +13,14 @@ const number = new Intl.NumberFormat("en-US");
 export function PurchaseCard({
   category,
   pkg,
+  location,
 }: {
+  /** `count`: the leads available in `location`. */
   category: { _id: string; title: string; count: number };
   pkg: LeadPackage;
+  location: Location;
 }) {
+  const place = location === DEFAULT_LOCATION ? "" : `&location=${location}`;
   const rows = [
     { label: "Price per lead", value: `$${pkg.pricePerLead.toFixed(2)}` },
     { label: "Lead count", value: pkg.leadsLabel },
@@ -32,7 +37,7 @@ export function PurchaseCard({
         {PACKAGES.map((option) => (
           <Link
             key={option.id}
-            href={`/category/${category._id}?package=${option.id}`}
+            href={`/category/${category._id}?package=${option.id}${place}`}
             // The other packages are this same page, cached: fetched on click, not on sight.
             prefetch={false}
             replace
@@ -87,7 +92,12 @@ export function PurchaseCard({
       </ul>
 
       <div className="mt-6">
-        <PurchaseActions key={`${category._id}:${pkg.id}`} category={category} pkg={pkg} />
+        <PurchaseActions
+          key={`${category._id}:${pkg.id}:${location}`}
+          category={category}
+          pkg={pkg}
+          location={location}
+        />
       </div>
       <p className="mt-4 flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
         <LockIcon className="size-3.5" aria-hidden="true" />

@@ -3,7 +3,7 @@ import { db, transaction } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { conflict, notFound } from "@/lib/errors";
 import { revalidateCatalogue } from "@/lib/categories/cache";
-import { categorySelect, toCategoryDto } from "@/lib/categories/public";
+import { findAnyCategory } from "@/lib/categories/public";
 import type { CategoryDto } from "@/lib/schemas/category";
 
 /**
@@ -24,30 +24,32 @@ async function assertTitleFree(
 }
 
 export async function createCategory(input: { title: string; description?: string }): Promise<CategoryDto> {
-  const created = await transaction(async (tx) => {
+  const id = await transaction(async (tx) => {
     await assertTitleFree(tx, input.title);
     const row = await tx.category.create({
       data: { title: input.title, description: input.description ?? "" },
-      select: categorySelect,
+      select: { id: true },
     });
-    return toCategoryDto(row);
+    return row.id;
   });
   revalidateCatalogue();
-  return created;
+  return (await findAnyCategory(id))!;
 }
 
 export async function updateCategory(
   id: string,
   input: { title?: string; description?: string },
 ): Promise<CategoryDto> {
-  const updated = await transaction(async (tx) => {
+  await transaction(async (tx) => {
     const exists = await tx.category.findUnique({ where: { id }, select: { id: true } });
     if (!exists) throw notFound("Category not found");
     if (input.title !== undefined) await assertTitleFree(tx, input.title, id);
-    return toCategoryDto(await tx.category.update({ where: { id }, data: input, select: categorySelect }));
+    await tx.category.update({ where: { id }, data: input, select: { id: true } });
   });
   revalidateCatalogue();
-  return updated;
+  const category = await findAnyCategory(id);
+  if (!category) throw notFound("Category not found");
+  return category;
 }
 
 /** Deletes a category and its leads; refused while any sale refers to it (sales are records). */

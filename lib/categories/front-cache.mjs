@@ -12,6 +12,7 @@ import { currentVersion } from "./cache-handler.mjs";
 const MAX_AGE_MS = 3600 * 1000;
 const MAX_ENTRIES = 2000;
 const PACKAGES = new Set(["starter", "standard", "premium"]);
+const LOCATIONS = new Set(["USA", "UK"]);
 const CATEGORY_PATH = /^\/category\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // Client-router requests (RSC payloads, prefetches, actions) and partial ones are Next.js's alone.
 const ROUTER_HEADERS = [
@@ -44,10 +45,17 @@ function keyOf(request) {
   const query = [...searchParams.keys()];
   if (["/", "/api/categories", "/sitemap.xml"].includes(pathname)) return query.length ? undefined : pathname;
   if (!CATEGORY_PATH.test(pathname)) return undefined;
-  if (query.length === 0) return pathname;
-  if (query.length === 1 && PACKAGES.has(searchParams.get("package") ?? ""))
-    return `${pathname}${url.search}`;
-  return undefined;
+  // A category page for one country and package (the rewrites in next.config.ts): only those two
+  // parameters, each once, with a known value.
+  const allowed = { package: PACKAGES, location: LOCATIONS };
+  for (const name of query) {
+    if (!(name in allowed) || searchParams.getAll(name).length !== 1) return undefined;
+    if (
+      !allowed[name].has(name === "location" ? searchParams.get(name).toUpperCase() : searchParams.get(name))
+    )
+      return undefined;
+  }
+  return query.length ? `${pathname}?${[...searchParams].sort().join("&")}` : pathname;
 }
 
 function acceptsGzip(request) {

@@ -1,36 +1,72 @@
 import "server-only";
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { CategoryDto } from "@/lib/schemas/category";
 
-export const categorySelect = {
-  id: true,
-  title: true,
-  description: true,
-  count: true,
-  createdAt: true,
-} as const;
+/** Freshness window: the UTC day of the reading and the 29 before it (docs/product-rules.md). */
+export const RECENT_DAYS = 30;
 
-export function toCategoryDto(row: {
+type CategoryRow = {
   id: string;
   title: string;
   description: string;
   count: number;
-  createdAt: Date;
-}): CategoryDto {
+  created_at: Date;
+  imported_at: Date | null;
+  usa: number;
+  uk: number;
+  usa_recent: number;
+  uk_recent: number;
+};
+
+function percent(part: number, whole: number): number {
+  // Rounded down: 100% only when every lead is recent.
+  return whole > 0 ? Math.floor((part * 100) / whole) : 0;
+}
+
+function toCategoryDto(row: CategoryRow): CategoryDto {
   return {
     _id: row.id,
     title: row.title,
     description: row.description,
     count: row.count,
-    createdAt: row.createdAt.toISOString(),
+    countByLocation: { USA: row.usa, UK: row.uk },
+    verifiedRecentlyPercent: percent(row.usa_recent + row.uk_recent, row.usa + row.uk),
+    verifiedRecentlyPercentByLocation: {
+      USA: percent(row.usa_recent, row.usa),
+      UK: percent(row.uk_recent, row.uk),
+    },
+    updatedAt: row.imported_at?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString(),
   };
 }
 
+// Per-country and recent counts come from category_lead_days (a few hundred rows per category,
+// kept by triggers on leads), never from counting the leads themselves.
+function selectCategories(where: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    SELECT c.id::text, c.title, c.description, c.count, c.created_at, c.imported_at,
+      COALESCE(sum(d.leads) FILTER (WHERE d.country = 'USA'), 0)::int AS usa,
+      COALESCE(sum(d.leads) FILTER (WHERE d.country = 'UK'), 0)::int AS uk,
+      COALESCE(sum(d.leads) FILTER (WHERE d.country = 'USA' AND d.verified_on > today.day - ${RECENT_DAYS}::int), 0)::int AS usa_recent,
+      COALESCE(sum(d.leads) FILTER (WHERE d.country = 'UK' AND d.verified_on > today.day - ${RECENT_DAYS}::int), 0)::int AS uk_recent
+    FROM categories c
+    CROSS JOIN (SELECT (now() AT TIME ZONE 'UTC')::date AS day) today
+    LEFT JOIN category_lead_days d ON d.category_id = c.id
+    ${where}
+    GROUP BY c.id
+    ORDER BY c.created_at, c.id`;
+}
+
+/** Every category, empty ones included: the admin's list. */
+export async function listAllCategories(): Promise<CategoryDto[]> {
+  const rows = await db().$queryRaw<CategoryRow[]>(selectCategories(Prisma.empty));
+  return rows.map(toCategoryDto);
+}
+
+/** The public catalogue: a category without leads is not public. */
 export async function listCategories(): Promise<CategoryDto[]> {
-  const rows = await db().category.findMany({
-    select: categorySelect,
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-  });
+  const rows = await db().$queryRaw<CategoryRow[]>(selectCategories(Prisma.sql`WHERE c.count > 0`));
   return rows.map(toCategoryDto);
 }
 
@@ -41,11 +77,20 @@ export async function listCategories(): Promise<CategoryDto[]> {
 export async function categoryPosition(id: string): Promise<number> {
   const rows = await db().$queryRaw<{ position: number }[]>`
     SELECT count(*)::int AS position FROM categories c, categories me
-    WHERE me.id = ${id}::uuid AND (c.created_at, c.id) < (me.created_at, me.id)`;
+    WHERE me.id = ${id}::uuid AND c.count > 0 AND (c.created_at, c.id) < (me.created_at, me.id)`;
   return rows[0]?.position ?? 0;
 }
 
+/** A category of any kind, for the admin. */
+export async function findAnyCategory(id: string): Promise<CategoryDto | null> {
+  const rows = await db().$queryRaw<CategoryRow[]>(selectCategories(Prisma.sql`WHERE c.id = ${id}::uuid`));
+  return rows[0] ? toCategoryDto(rows[0]) : null;
+}
+
+/** A public category (one with leads), or null. */
 export async function findCategory(id: string): Promise<CategoryDto | null> {
-  const row = await db().category.findUnique({ where: { id }, select: categorySelect });
-  return row ? toCategoryDto(row) : null;
+  const rows = await db().$queryRaw<CategoryRow[]>(
+    selectCategories(Prisma.sql`WHERE c.id = ${id}::uuid AND c.count > 0`),
+  );
+  return rows[0] ? toCategoryDto(rows[0]) : null;
 }

@@ -1,15 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/fetcher";
 import { categoriesQueryKey } from "@/lib/client/query-keys";
+import type { CategoryDto } from "@/lib/schemas/category";
 
-/** A category as GET /api/categories returns it (the product's `_id, title, count`, plus our description). */
-export type PublicCategory = {
-  _id: string;
-  title: string;
-  description: string;
-  count: number;
-  createdAt: string;
-};
+/**
+ * A category as GET /api/categories returns it: the product's `_id, title, count`, plus our
+ * description, per-country counts and freshness.
+ */
+export type PublicCategory = CategoryDto;
 
 export function useCategories() {
   return useQuery({

@@ -83,6 +83,8 @@ export type PaymentContext = {
   paymentId: string;
   categoryId: string;
   packageType: string;
+  /** The order's country; absent in contexts stored before locations existed (USA). */
+  location?: string;
   invoiceUrl?: string;
 };
 
@@ -95,12 +97,20 @@ export function savePayment(context: PaymentContext): void {
   }
 }
 
-export function loadPayment(categoryId: string, packageType: string): PaymentContext | null {
+export function loadPayment(
+  categoryId: string,
+  packageType: string,
+  location: string,
+): PaymentContext | null {
   try {
     const paymentId = sessionStorage.getItem("paymentId");
     const context = JSON.parse(sessionStorage.getItem("paymentContext") ?? "null") as PaymentContext | null;
     if (!paymentId || !context || context.paymentId !== paymentId) return null;
-    return context.categoryId === categoryId && context.packageType === packageType ? context : null;
+    return context.categoryId === categoryId &&
+      context.packageType === packageType &&
+      (context.location ?? "USA") === location
+      ? context
+      : null;
   } catch {
     return null;
   }

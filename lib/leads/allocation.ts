@@ -1,20 +1,27 @@
 import "server-only";
+import type { Location } from "@/lib/categories/location";
 import { Prisma } from "@/lib/generated/prisma/client";
 
-// Which leads an order may be given (docs/product-rules.md, "Delivery" and "Replacement claims"):
-// leads of the order's category that no buyer reported (not quarantined), most recently verified
-// first. A rule on which leads are sellable belongs in freshLeadsQuery, the one query behind a
+// Which leads an order may be given (docs/product-rules.md, "Delivery", "Location" and
+// "Replacement claims"): leads of the order's category and country that no buyer reported (not
+// quarantined), most recently verified first. A rule on which leads are sellable belongs in freshLeadsQuery, the one query behind a
 // first allocation and a replacement.
 
 export type FreshLeadFilter = {
   categoryId: string;
+  /** The order's country: an order delivers only leads of its location. */
+  country: Location;
   /** Leads already delivered in this order are never given to it again. */
   notInOrderId?: string;
 };
 
 /** `SELECT id, verified_at` of at most `limit` sellable leads, best first, to embed in a statement. */
 export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.Sql {
-  const where = [Prisma.sql`category_id = ${filter.categoryId}::uuid`, Prisma.sql`quarantined_at IS NULL`];
+  const where = [
+    Prisma.sql`category_id = ${filter.categoryId}::uuid`,
+    Prisma.sql`country = ${filter.country}::"Country"`,
+    Prisma.sql`quarantined_at IS NULL`,
+  ];
   if (filter.notInOrderId) {
     // Hashed once: walking the category's newest leads past the order's own (often all of the
     // first leadCount) then costs one probe of a small hash per lead.

@@ -22,7 +22,9 @@ export function columnSql(key: string): string {
 /**
  * The one query behind every delivery: the order's leads in allocation order, `select` evaluated
  * per lead (over `l`, the lead, and `ol`, its order_leads row). A rule on which of an order's
- * leads may still be delivered belongs in this WHERE clause. `after` and `limit` read a keyset page.
+ * leads may still be delivered belongs in this WHERE clause: only leads of the order's country
+ * (allocation chose them so; a lead edited into another country since is not delivered).
+ * `after` and `limit` read a keyset page.
  */
 export function orderLeadsSql(
   orderId: string,
@@ -35,7 +37,8 @@ export function orderLeadsSql(
   return `SELECT ${select}
     FROM order_leads ol
     CROSS JOIN LATERAL (SELECT * FROM leads WHERE leads.id = ol.lead_id OFFSET 0) l
-    WHERE ol.order_id = ${escapeLiteral(orderId)}${page ? ` AND ol.position > ${Math.trunc(page.after)}` : ""}
+    WHERE ol.order_id = ${escapeLiteral(orderId)}
+      AND l.country = (SELECT location FROM orders WHERE id = ${escapeLiteral(orderId)})${page ? ` AND ol.position > ${Math.trunc(page.after)}` : ""}
     ORDER BY ol.position${page ? ` LIMIT ${Math.trunc(page.limit)}` : ""}`;
 }
 

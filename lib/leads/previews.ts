@@ -1,4 +1,5 @@
 import "server-only";
+import type { Location } from "@/lib/categories/location";
 import { db } from "@/lib/db";
 
 // What anyone may see of a lead before buying it: no email, phone or profile URL, and only the
@@ -58,28 +59,43 @@ function toPreview(row: PreviewRow): LeadPreview {
 
 export type PreviewPage = { leads: LeadPreview[]; page: number; pageSize: number; total: number };
 
-/** A page of previews, most recently verified first; totals come from the maintained counts. */
+/** Leads of one category in one country, from the per-day aggregate rather than the leads. */
+async function countInLocation(categoryId: string, location: Location): Promise<number> {
+  const sum = await db().categoryLeadDay.aggregate({
+    where: { categoryId, country: location },
+    _sum: { leads: true },
+  });
+  return sum._sum.leads ?? 0;
+}
+
+/**
+ * A page of previews, most recently verified first, of one category (and one country, when
+ * given); totals come from the maintained counts.
+ */
 export async function listLeadPreviews(options: {
   categoryId?: string;
+  location?: Location;
   page: number;
   pageSize: number;
 }): Promise<PreviewPage> {
-  const { categoryId, page, pageSize } = options;
+  const { categoryId, location, page, pageSize } = options;
   const [rows, total] = await Promise.all([
     db().lead.findMany({
-      where: categoryId ? { categoryId } : undefined,
+      where: categoryId ? { categoryId, ...(location ? { country: location } : {}) } : undefined,
       select: previewSelect,
       orderBy: categoryId ? [{ verifiedAt: "desc" }, { id: "asc" }] : [{ id: "desc" }],
       skip: (page - 1) * pageSize,
       take: pageSize,
     }),
-    categoryId
-      ? db()
-          .category.findUnique({ where: { id: categoryId }, select: { count: true } })
-          .then((c) => c?.count ?? 0)
-      : db()
-          .category.aggregate({ _sum: { count: true } })
-          .then((a) => a._sum.count ?? 0),
+    categoryId && location
+      ? countInLocation(categoryId, location)
+      : categoryId
+        ? db()
+            .category.findUnique({ where: { id: categoryId }, select: { count: true } })
+            .then((c) => c?.count ?? 0)
+        : db()
+            .category.aggregate({ _sum: { count: true } })
+            .then((a) => a._sum.count ?? 0),
   ]);
   return { leads: rows.map(toPreview), page, pageSize, total };
 }

@@ -2,8 +2,10 @@ import "server-only";
 import { z } from "zod";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import { assertWithinLimit, takeToken } from "@/lib/api/throttle";
+import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
+import { findCategory } from "@/lib/categories/public";
 import { DOWNLOAD_KEY_PATTERN } from "@/lib/orders/key";
 import { orderViewSelect, toOrderView, type OrderView } from "@/lib/orders/view";
 import { getPackage, type PackageId } from "@/lib/packages";
@@ -29,8 +31,14 @@ async function findOrder(where: OrderWhere): Promise<OrderView | null> {
 }
 
 /** Where the provider sends the buyer back: the category page, which finds the order by its key. */
-export function returnUrlFor(categoryId: string, packageType: PackageId, downloadKey: string): string {
-  return `${env().PUBLIC_BASE_URL}/category/${categoryId}?package=${packageType}&order=${downloadKey}`;
+export function returnUrlFor(
+  categoryId: string,
+  packageType: PackageId,
+  downloadKey: string,
+  location: Location = DEFAULT_LOCATION,
+): string {
+  const place = location === DEFAULT_LOCATION ? "" : `&location=${location}`;
+  return `${env().PUBLIC_BASE_URL}/category/${categoryId}?package=${packageType}${place}&order=${downloadKey}`;
 }
 
 // ---- Limits (docs/product-rules.md) ----
@@ -69,7 +77,12 @@ const NOT_CONFIGURED =
 // invoice while it can still be paid: nothing paid, no payment started, younger than a day.
 const REUSABLE_FOR_MS = 24 * 3600 * 1000;
 
-export type CreatePaymentInput = { categoryId: string; packageType: PackageId; email?: string };
+export type CreatePaymentInput = {
+  categoryId: string;
+  packageType: PackageId;
+  location?: Location;
+  email?: string;
+};
 export type CreatePaymentAnswer = { success: true; paymentId: string; invoiceUrl: string };
 
 /**
@@ -83,14 +96,15 @@ export async function createPayment(
   caller: Caller & { browserId: string },
 ): Promise<CreatePaymentAnswer> {
   const pkg = getPackage(input.packageType)!;
-  const category = await db().category.findUnique({
-    where: { id: input.categoryId },
-    select: { id: true, title: true, count: true },
-  });
+  const location = input.location ?? DEFAULT_LOCATION;
+  // Only public categories sell, and only as many leads as the chosen country holds.
+  const category = await findCategory(input.categoryId);
   if (!category) throw notFound("Category not found");
-  if (category.count < pkg.leadCount) {
+  const available = category.countByLocation[location];
+  if (available < pkg.leadCount) {
+    const where = location === DEFAULT_LOCATION ? "" : ` in the ${LOCATION_NAMES[location]}`;
     throw conflict(
-      `${category.title} has ${category.count.toLocaleString("en-US")} leads, fewer than the ${pkg.leadsLabel} the ${pkg.name} package includes. Choose a smaller package or request custom leads.`,
+      `${category.title} has ${available.toLocaleString("en-US")} leads${where}, fewer than the ${pkg.leadsLabel} the ${pkg.name} package includes. Choose a smaller package or request custom leads.`,
     );
   }
   const provider = await getPaymentProvider();
@@ -99,8 +113,9 @@ export async function createPayment(
   const open = await db().order.findFirst({
     where: {
       browserId: caller.browserId,
-      categoryId: category.id,
+      categoryId: category._id,
       packageType: pkg.id,
+      location,
       paidAt: null,
       providerPaymentId: null,
       status: { in: ["pending", "waiting"] },
@@ -124,10 +139,11 @@ export async function createPayment(
   }
   const order = await db().order.create({
     data: {
-      categoryId: category.id,
+      categoryId: category._id,
       leadTitle: category.title,
       packageType: pkg.id,
       leadCount: pkg.leadCount,
+      location,
       amount: pkg.price,
       currency: "usd",
       buyerEmail: input.email ?? null,
@@ -137,14 +153,14 @@ export async function createPayment(
     },
     select: { id: true, downloadKey: true },
   });
-  const returnUrl = returnUrlFor(category.id, pkg.id, order.downloadKey);
+  const returnUrl = returnUrlFor(category._id, pkg.id, order.downloadKey, location);
   let invoice;
   try {
     invoice = await provider.createInvoice({
       orderId: order.id,
       priceAmount: pkg.price,
       priceCurrency: "usd",
-      description: `${category.title} - ${pkg.name} package (${pkg.leadCount} leads)`,
+      description: `${category.title} - ${pkg.name} package (${pkg.leadCount} leads${location === DEFAULT_LOCATION ? "" : `, ${location}`})`,
       successUrl: returnUrl,
       cancelUrl: `${returnUrl}&cancelled=1`,
       ipnCallbackUrl: `${env().PUBLIC_BASE_URL}/api/payment/ipn`,

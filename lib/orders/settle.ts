@@ -1,5 +1,6 @@
 import "server-only";
 import { transaction, type Tx } from "@/lib/db";
+import type { Location } from "@/lib/categories/location";
 import { freshLeadsQuery } from "@/lib/leads/allocation";
 import { orderViewSelect } from "@/lib/orders/view";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
@@ -48,12 +49,18 @@ export async function recordEvent(tx: Tx, orderId: string, status: string, note 
   await tx.orderEvent.create({ data: { orderId, status, note }, select: { id: true } });
 }
 
-/** The order's leads, allocated once at its first payment: sellable leads, most recently verified first. */
-async function allocateLeads(tx: Tx, order: { id: string; categoryId: string; leadCount: number }) {
+/**
+ * The order's leads, allocated once at its first payment: sellable leads of the order's country,
+ * most recently verified first.
+ */
+async function allocateLeads(
+  tx: Tx,
+  order: { id: string; categoryId: string; leadCount: number; location: Location },
+) {
   return tx.$executeRaw`
     INSERT INTO order_leads (order_id, position, lead_id)
     SELECT ${order.id}::uuid, row_number() OVER (ORDER BY verified_at DESC, id), id
-      FROM (${freshLeadsQuery({ categoryId: order.categoryId }, order.leadCount)}) AS chosen`;
+      FROM (${freshLeadsQuery({ categoryId: order.categoryId, country: order.location }, order.leadCount)}) AS chosen`;
 }
 
 /**

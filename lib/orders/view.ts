@@ -1,3 +1,4 @@
+import type { Location } from "@/lib/categories/location";
 import type { PackageId } from "@/lib/packages";
 
 // How the order code reads an order: one narrow select, with its decimals turned into numbers.
@@ -8,6 +9,7 @@ export const orderViewSelect = {
   leadTitle: true,
   packageType: true,
   leadCount: true,
+  location: true,
   amount: true,
   currency: true,
   status: true,
@@ -25,6 +27,7 @@ export type OrderView = {
   leadTitle: string;
   packageType: PackageId;
   leadCount: number;
+  location: Location;
   amount: number;
   currency: string;
   status: string;

@@ -30,6 +30,7 @@ export async function findTestInvoice(invoiceId: string): Promise<TestInvoice | 
       amount: true,
       paidAt: true,
       downloadKey: true,
+      location: true,
     },
   });
   if (!order) return null;
@@ -40,7 +41,7 @@ export async function findTestInvoice(invoiceId: string): Promise<TestInvoice | 
     leadCount: order.leadCount,
     amount: Number(order.amount),
     paid: order.paidAt !== null,
-    returnUrl: returnUrlFor(order.categoryId, order.packageType, order.downloadKey),
+    returnUrl: returnUrlFor(order.categoryId, order.packageType, order.downloadKey, order.location),
   };
 }
 

@@ -1,8 +1,18 @@
+import type { Location } from "@/lib/categories/location";
+
 /** A category as every API answers it (public and admin). */
 export type CategoryDto = {
   _id: string;
   title: string;
   description: string;
   count: number;
+  /** Leads per country; a package is available in a location when this reaches its lead count. */
+  countByLocation: Record<Location, number>;
+  /** Whole percent of the leads verified in the last 30 days (docs/product-rules.md, "Freshness"). */
+  verifiedRecentlyPercent: number;
+  /** The same share per country, for the location a buyer looks at. */
+  verifiedRecentlyPercentByLocation: Record<Location, number>;
+  /** When leads were last imported; null before the first import. */
+  updatedAt: string | null;
   createdAt: string;
 };

@@ -1,16 +1,19 @@
 import { z } from "zod";
+import { DEFAULT_LOCATION, LOCATIONS } from "@/lib/categories/location";
 import { PACKAGE_IDS } from "@/lib/packages";
 
 const emailSchema = z.email();
 
-// The product's create payload. Only categoryId and packageType are trusted; the client's amount,
-// leadCount and titles are accepted (so the product's client works unchanged) but never used: the
+// The product's create payload. Only categoryId, packageType and location are trusted; the client's
+// amount, leadCount and titles are accepted (so the product's client works unchanged) but never used: the
 // server's package table decides price and count.
 export const createPaymentBody = z
   .object({
     categoryId: z.uuid("Invalid category id"),
     packageType: z.enum(PACKAGE_IDS, "Choose starter, standard or premium").optional(),
     selectedPackage: z.enum(PACKAGE_IDS, "Choose starter, standard or premium").optional(),
+    // The spec's filter state: the country whose leads the order delivers.
+    location: z.enum(LOCATIONS, "Choose USA or UK").default(DEFAULT_LOCATION),
     amount: z.unknown().optional(),
     leadId: z.unknown().optional(),
     leadCount: z.unknown().optional(),
@@ -30,6 +33,7 @@ export const createPaymentBody = z
   .transform((body) => ({
     categoryId: body.categoryId,
     packageType: (body.packageType ?? body.selectedPackage)!,
+    location: body.location,
     email: body.email ? body.email.toLowerCase() : undefined,
   }));
 

@@ -238,7 +238,7 @@ test("categories tab: add with validation, edit, import with report, view link",
   await openDashboard(page, adminToken, "categories");
   await expect(page.getByRole("heading", { level: 1, name: "Lead Categories" })).toBeVisible();
   const marketing = page.locator(`[data-category-id="${marketingId}"]`);
-  await expect(marketing).toContainText("25,000");
+  await expect(marketing).toContainText("46,000");
   await expect(marketing.getByRole("link", { name: "View" })).toHaveAttribute(
     "href",
     `/category/${marketingId}`,

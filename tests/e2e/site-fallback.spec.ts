@@ -34,6 +34,10 @@ const CATEGORIES = [
     title: "Aviation",
     description: "Airline leaders.",
     count: 4000,
+    countByLocation: { USA: 4000, UK: 0 },
+    verifiedRecentlyPercent: 91,
+    verifiedRecentlyPercentByLocation: { USA: 91, UK: 0 },
+    updatedAt: "2024-01-05T00:00:00.000Z",
     createdAt: "2024-01-01T00:00:00.000Z",
   },
   {
@@ -41,6 +45,10 @@ const CATEGORIES = [
     title: "Logistics",
     description: "Fleet managers.",
     count: 12000,
+    countByLocation: { USA: 11000, UK: 1000 },
+    verifiedRecentlyPercent: 88,
+    verifiedRecentlyPercentByLocation: { USA: 88, UK: 90 },
+    updatedAt: "2024-01-06T00:00:00.000Z",
     createdAt: "2024-01-02T00:00:00.000Z",
   },
 ];

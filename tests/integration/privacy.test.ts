@@ -142,8 +142,9 @@ async function tablesHolding(needle: string): Promise<string[]> {
   return holding;
 }
 
+// A USA row: the orders below are for the default location, USA, and deliver only its leads.
 const person = (email: string, first: string, title: string, verified: string) =>
-  `${first},Person,${title},Acme Ltd,${email},+44 20 7946 0000,London,,UK,https://linkedin.example/${first},${verified},Director,Sales`;
+  `${first},Person,${title},Acme Inc,${email},+1 (212) 555-0100,New York,NY,USA,https://linkedin.example/${first},${verified},Director,Sales`;
 
 describe("asking", () => {
   it("always answers 202, validates the input, and mails a link only to the address asked about", async () => {
@@ -298,11 +299,11 @@ describe("access", () => {
       "Last name: Person",
       "Job title: Treasurer",
       "Job title: Store Manager",
-      "Company: Acme Ltd",
+      "Company: Acme Inc",
       `Email: ${EMAIL}`,
-      "Phone: +44 20 7946 0000",
-      "City: London",
-      "Country: UK",
+      "Phone: +1 (212) 555-0100",
+      "City: New York",
+      "Country: USA",
       "Profile URL: https://linkedin.example/Sean",
       "Seniority: Director",
       "Department: Sales",

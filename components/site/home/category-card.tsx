@@ -6,7 +6,9 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
+import { freshnessText } from "@/components/category/freshness";
 import { categoryImage } from "@/components/site/category-images";
+import { DEFAULT_LOCATION, listTitle, type Location } from "@/lib/categories/location";
 import type { LeadPackage } from "@/lib/packages";
 import type { PublicCategory } from "@/lib/client/use-categories";
 
@@ -26,18 +28,23 @@ export function CategoryCard({
   category,
   index,
   pkg,
+  location,
   premium,
   priority,
 }: {
   category: PublicCategory;
+  /** The category's place in the whole catalogue: it picks the image. */
   index: number;
   pkg: LeadPackage;
+  location: Location;
   premium: boolean;
   priority?: boolean;
 }) {
-  const title = `${category.title} Professionals - USA`;
-  const href = `/category/${category._id}?package=${pkg.id}`;
-  const short = category.count < pkg.leadCount;
+  const title = listTitle(category.title, location);
+  const place = location === DEFAULT_LOCATION ? "" : `&location=${location}`;
+  const href = `/category/${category._id}?package=${pkg.id}${place}`;
+  const count = category.countByLocation[location];
+  const short = count < pkg.leadCount;
   return (
     <li className="group flex flex-col overflow-hidden rounded-2xl border bg-card shadow-sm transition-shadow hover:shadow-lg">
       <div className="relative aspect-[16/9] overflow-hidden bg-muted">
@@ -64,8 +71,11 @@ export function CategoryCard({
         <p className="mt-3 flex items-center gap-1.5 text-sm">
           <UsersIcon className="size-4 text-primary" aria-hidden="true" />
           <span>
-            <span className="font-semibold">{number.format(category.count)}</span> leads available
+            <span className="font-semibold">{number.format(count)}</span> leads available
           </span>
+        </p>
+        <p className="mt-1 text-xs text-muted-foreground">
+          {freshnessText(category.verifiedRecentlyPercentByLocation[location], category.updatedAt)}
         </p>
         {short ? (
           <p className="mt-2 text-xs text-muted-foreground">

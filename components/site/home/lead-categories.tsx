@@ -7,6 +7,7 @@ import { toast } from "@/components/ui/use-toast";
 import { SectionHeading } from "@/components/site/section-heading";
 import { CategoryCard, CategoryCardSkeleton } from "@/components/site/home/category-card";
 import { PackageSelector } from "@/components/site/home/package-selector";
+import { DEFAULT_LOCATION, LOCATIONS, LOCATION_NAMES, type Location } from "@/lib/categories/location";
 import { PACKAGES, getPackage, type PackageId } from "@/lib/packages";
 import { HttpError } from "@/lib/client/fetcher";
 import { useCategories } from "@/lib/client/use-categories";
@@ -17,6 +18,7 @@ export const SKELETON_CARDS = 6;
 export function LeadCategories() {
   const { data, error, isPending } = useCategories();
   const [selected, setSelected] = useState<PackageId | null>(null);
+  const [location, setLocation] = useState<Location>(DEFAULT_LOCATION);
   // Buy Now uses the chosen package, or the default one while nothing is selected.
   const pkg = getPackage(selected) ?? PACKAGES[0];
 
@@ -34,7 +36,11 @@ export function LeadCategories() {
     }
   }, [error]);
 
-  const categories = data ?? [];
+  // A category is offered in a country only when it has leads there; its image stays the one of
+  // its place in the whole catalogue, whichever country is shown.
+  const categories = (data ?? [])
+    .map((category, index) => ({ category, index }))
+    .filter(({ category }) => category.countByLocation[location] > 0);
 
   return (
     <section
@@ -55,7 +61,27 @@ export function LeadCategories() {
           <PackageSelector selected={selected} onSelect={setSelected} />
         </div>
 
-        <h3 className="mt-16 text-2xl font-bold">Industry categories</h3>
+        <div className="mt-16 flex flex-wrap items-center justify-between gap-4">
+          <h3 className="text-2xl font-bold">Industry categories</h3>
+          <div role="group" aria-label="Location" className="inline-flex rounded-lg bg-muted p-1">
+            {LOCATIONS.map((option) => (
+              <button
+                key={option}
+                type="button"
+                aria-pressed={option === location}
+                title={LOCATION_NAMES[option]}
+                onClick={() => setLocation(option)}
+                className={
+                  option === location
+                    ? "rounded-md bg-background px-4 py-1.5 text-sm font-medium shadow-sm"
+                    : "rounded-md px-4 py-1.5 text-sm font-medium text-muted-foreground hover:text-foreground"
+                }
+              >
+                {option}
+              </button>
+            ))}
+          </div>
+        </div>
         <p className="mt-1 text-muted-foreground">
           {selected
             ? `Showing ${pkg.title} prices: ${pkg.leadsLabel} leads for $${pkg.price}.`
@@ -86,12 +112,13 @@ export function LeadCategories() {
           </div>
         ) : (
           <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3" aria-label="Lead categories">
-            {categories.map((category, index) => (
+            {categories.map(({ category, index }) => (
               <CategoryCard
                 key={category._id}
                 category={category}
                 index={index}
                 pkg={pkg}
+                location={location}
                 premium={selected === "premium"}
               />
             ))}

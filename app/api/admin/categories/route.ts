@@ -2,11 +2,11 @@
 // POST /api/admin/categories - create a category
 import { route } from "@/lib/api/handler";
 import { createCategory } from "@/lib/categories/admin";
-import { listCategories } from "@/lib/categories/public";
+import { listAllCategories } from "@/lib/categories/public";
 import { categoryCreateSchema } from "@/lib/schemas/admin";
 
 export const GET = route({ admin: true }, async () =>
-  Response.json(await listCategories(), { headers: { "cache-control": "no-store" } }),
+  Response.json(await listAllCategories(), { headers: { "cache-control": "no-store" } }),
 );
 
 export const POST = route({ admin: true, body: categoryCreateSchema }, async ({ body }) =>

@@ -1,0 +1,25 @@
+// The countries a list can be bought for (docs/product-rules.md, "Location"). Shared by the
+// browser (the home page's choice, card titles) and the server (orders, allocation).
+export const LOCATIONS = ["USA", "UK"] as const;
+export type Location = (typeof LOCATIONS)[number];
+
+/** The spec's filter state starts on USA. */
+export const DEFAULT_LOCATION: Location = "USA";
+
+export const LOCATION_NAMES: Record<Location, string> = { USA: "United States", UK: "United Kingdom" };
+
+export function isLocation(value: unknown): value is Location {
+  return typeof value === "string" && (LOCATIONS as readonly string[]).includes(value);
+}
+
+/** A `?location=` value as pages read it: anything but a known location is the default. */
+export function locationFrom(value: string | string[] | null | undefined): Location {
+  const first = Array.isArray(value) ? value[0] : value;
+  const upper = first?.toUpperCase();
+  return isLocation(upper) ? upper : DEFAULT_LOCATION;
+}
+
+/** The spec's card and page title, '{title} Professionals - USA' (or '- UK'). */
+export function listTitle(title: string, location: Location): string {
+  return `${title} Professionals - ${location}`;
+}
