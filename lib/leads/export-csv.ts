@@ -19,12 +19,18 @@ const PHONES = { keepPhoneNumbers: true };
 // text as stored, UTF-8); a field count of -1 ends the data. With one text field per row, the
 // file is the concatenation of the fields.
 const SIGNATURE_LENGTH = 11;
+// COPY arrives in socket-sized pieces (about 13 KB); each piece handed on costs the same fixed
+// overhead on its way to the socket (web stream, Next's response), so they are passed on in 64 KB
+// chunks, a fifth as many.
+const OUTPUT_CHUNK = 64 * 1024;
 
 /** Turns COPY's binary output of one text column into the concatenation of its values. */
 class CopyTextValues extends Transform {
   private pending: Buffer = Buffer.alloc(0);
   private headerRead = false;
   private ended = false;
+  private out: Buffer[] = [];
+  private outLength = 0;
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     const data = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
@@ -50,12 +56,21 @@ class CopyTextValues extends Transform {
       values.push(data.subarray(at + 6, at + 6 + length));
       at += 6 + length;
     }
-    if (values.length) this.push(Buffer.concat(values));
+    this.out.push(...values);
+    this.outLength += values.reduce((sum, value) => sum + value.length, 0);
+    if (this.outLength >= OUTPUT_CHUNK || this.ended) this.pushOut();
     this.keep(data, at, callback);
   }
 
   override _flush(callback: TransformCallback): void {
+    this.pushOut();
     callback(this.ended ? null : new Error("COPY output ended early"));
+  }
+
+  private pushOut(): void {
+    if (this.outLength) this.push(Buffer.concat(this.out, this.outLength));
+    this.out = [];
+    this.outLength = 0;
   }
 
   private keep(data: Buffer, from: number, callback: TransformCallback): void {
