@@ -70,8 +70,11 @@ class ReportingParser extends Parser {
   }
 }
 
-/** Reads `input` (UTF-8 bytes) as CSV records; a failure of `input` is thrown as an UploadError. */
-export async function* csvRecords(input: Readable): AsyncGenerator<Parsed> {
+/**
+ * Reads `input` (UTF-8 bytes) as CSV records, in batches (a generator step per record would cost
+ * more than splitting it); a failure of `input` is thrown as an UploadError.
+ */
+export async function* csvRecords(input: Readable): AsyncGenerator<Parsed[]> {
   const chunks = input[Symbol.asyncIterator]();
   const decoder = new StringDecoder("utf8");
   const next = async (): Promise<string | null> => {
@@ -94,7 +97,7 @@ export async function* csvRecords(input: Readable): AsyncGenerator<Parsed> {
     if (!input.readableEnded) void drain(chunks);
   }
 
-  async function* read(): AsyncGenerator<Parsed> {
+  async function* read(): AsyncGenerator<Parsed[]> {
     let text = "";
     let at = 0;
     let line = 0;
@@ -102,10 +105,16 @@ export async function* csvRecords(input: Readable): AsyncGenerator<Parsed> {
     let eol: string | undefined;
     let started = false;
     let ended = false;
+    // Where the text holds its next quote and CR (or -1), searched again once passed.
+    let quote = -1;
+    let cr = -1;
+    let batch: Parsed[] = [];
     plain: for (;;) {
       const newline = text.indexOf("\n", at);
       if (newline === -1) {
         if (ended) break;
+        if (batch.length) yield batch;
+        batch = [];
         const chunk = await next();
         if (chunk === null) {
           ended = true;
@@ -118,12 +127,14 @@ export async function* csvRecords(input: Readable): AsyncGenerator<Parsed> {
           if (text.startsWith(BOM)) text = text.slice(1);
           started = true;
         }
+        quote = text.indexOf('"');
+        cr = text.indexOf("\r");
         if (ended) {
           // The last line, without a line break.
           const last = text.slice(at);
           if (last === "") return;
           if (last.includes('"') || last.includes("\r") || last.length > MAX_PLAIN_LINE) break;
-          yield { record: last.split(","), line: line + 1 };
+          yield [{ record: last.split(","), line: line + 1 }];
           return;
         }
         if (text.length - at > MAX_PLAIN_LINE) break;
@@ -132,15 +143,15 @@ export async function* csvRecords(input: Readable): AsyncGenerator<Parsed> {
       const crlf = newline > at && text.charCodeAt(newline - 1) === 13;
       const end = crlf ? newline - 1 : newline;
       if ((eol !== undefined && (eol === "\r\n") !== crlf) || end - at > MAX_PLAIN_LINE) break;
-      for (let index = at; index < end; index++) {
-        const code = text.charCodeAt(index);
-        if (code === 34 || code === 13) break plain;
-      }
+      if (quote !== -1 && quote < at) quote = text.indexOf('"', at);
+      if (cr !== -1 && cr < at) cr = text.indexOf("\r", at);
+      if ((quote !== -1 && quote < end) || (cr !== -1 && cr < end)) break;
       eol ??= crlf ? "\r\n" : "\n";
       line += 1;
-      if (end > at) yield { record: text.slice(at, end).split(","), line };
+      if (end > at) batch.push({ record: text.slice(at, end).split(","), line });
       at = newline + 1;
     }
+    if (batch.length) yield batch;
 
     // Not plain from `at` on: csv-parse reads the rest, as it would have read it all along.
     async function* rest(): AsyncGenerator<string> {
@@ -158,7 +169,7 @@ export async function* csvRecords(input: Readable): AsyncGenerator<Parsed> {
     source = Readable.from(rest(), { objectMode: false });
     source.on("error", (error) => slow.destroy(error));
     source.pipe(slow);
-    yield* slow as AsyncIterable<Parsed>;
+    for await (const item of slow as AsyncIterable<Parsed>) yield [item];
   }
 }
 

@@ -218,32 +218,34 @@ export async function importLeadsCsv(categoryId: string, input: Readable): Promi
     let columns: Map<Field, number> | undefined;
     let batch: LeadInput[] = [];
     try {
-      for await (const item of csvRecords(input)) {
-        if ("malformed" in item) {
-          // Rows before a malformed spot are kept (and reported); the rest of the file is not read.
-          const { lines } = item.malformed;
-          addInvalid(
-            typeof lines === "number" ? lines : 0,
-            `Malformed CSV, import stopped here: ${item.malformed.message}`,
-          );
-          break;
-        }
-        const { record, line } = item;
-        if (!columns) {
-          columns = mapHeader(record);
-          if (!columns.has("email")) {
-            throw badRequest("The file has no email column", { file: "The file has no email column" });
+      records: for await (const items of csvRecords(input)) {
+        for (const item of items) {
+          if ("malformed" in item) {
+            // Rows before a malformed spot are kept (and reported); the rest of the file is not read.
+            const { lines } = item.malformed;
+            addInvalid(
+              typeof lines === "number" ? lines : 0,
+              `Malformed CSV, import stopped here: ${item.malformed.message}`,
+            );
+            break records;
           }
-          continue;
-        }
-        if (record.every((cell) => cell.trim() === "")) continue;
-        const result = toLead(columns, record, now);
-        if ("reason" in result) addInvalid(line, result.reason);
-        else {
-          batch.push(result.lead);
-          if (batch.length >= BATCH_SIZE) {
-            yield batch;
-            batch = [];
+          const { record, line } = item;
+          if (!columns) {
+            columns = mapHeader(record);
+            if (!columns.has("email")) {
+              throw badRequest("The file has no email column", { file: "The file has no email column" });
+            }
+            continue;
+          }
+          if (record.every((cell) => cell.trim() === "")) continue;
+          const result = toLead(columns, record, now);
+          if ("reason" in result) addInvalid(line, result.reason);
+          else {
+            batch.push(result.lead);
+            if (batch.length >= BATCH_SIZE) {
+              yield batch;
+              batch = [];
+            }
           }
         }
       }

@@ -35,11 +35,13 @@ async function viaCsvRecords(bytes: Buffer, chunkSize: number): Promise<Item[]> 
   const chunks: Buffer[] = [];
   for (let at = 0; at < bytes.length; at += chunkSize) chunks.push(bytes.subarray(at, at + chunkSize));
   const items: Item[] = [];
-  for await (const item of csvRecords(Readable.from(chunks)) as AsyncIterable<Parsed>) {
+  for await (const batch of csvRecords(Readable.from(chunks)) as AsyncIterable<Parsed[]>) {
     items.push(
-      "malformed" in item
-        ? { error: item.malformed.message, lines: item.malformed.lines as number | undefined }
-        : item,
+      ...batch.map((item) =>
+        "malformed" in item
+          ? { error: item.malformed.message, lines: item.malformed.lines as number | undefined }
+          : item,
+      ),
     );
   }
   return items;
@@ -53,6 +55,9 @@ const FILES: Record<string, string> = {
   "empty lines": "\n\nEmail,Name\n\na@x.co,Ada\n\n\n,\n",
   "quoted cell later": 'Email,Name\na@x.co,Ada\nb@x.co,"Bob\nSmith"\nc@x.co,"C, D"\nd@x.co,Dee\n',
   "quote inside a cell": 'Email,Name\na@x.co,John "JJ" Smith\nb@x.co,Bob\n',
+  "mark then a quote": '\uFEFFEmail,Name\na@x.co,"Ada"\nb@x.co,Bob\n',
+  "mark then a quoted header": '\uFEFF"Email",Name\na@x.co,Ada\n',
+  "quotes and CRs further on": 'Email,Name\na,1\nb,2\nc,"3"\nd,4\r\ne,5\n',
   "quoted header": '"Email","Name"\na@x.co,Ada\n',
   "unclosed quote": 'Email,Name\na@x.co,Ada\nb@x.co,"Bob\n',
   "bad quote": 'Email,Name\na@x.co,Ada\nb@x.co,"Bob"x,1\nc@x.co,Cy\n',
