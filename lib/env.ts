@@ -109,3 +109,13 @@ export function productionProblem(): string | null {
 export function serverEnvironment(): NodeJS.ProcessEnv {
   return { ...process.env, NODE_ENV: "production" };
 }
+
+/** Whether this code runs inside the Next.js server (which sets NEXT_RUNTIME), not a script or test. */
+export function insideNextServer(): boolean {
+  return Boolean(process.env.NEXT_RUNTIME);
+}
+
+/** Whether `next build` is running this code (it has no database, and must not need one). */
+export function buildingForProduction(): boolean {
+  return process.env.NEXT_PHASE === "phase-production-build";
+}

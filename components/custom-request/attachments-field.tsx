@@ -28,7 +28,7 @@ export function AttachmentsField({ files, onChange }: AttachmentsFieldProps) {
   const labelId = useId();
   const hintId = useId();
 
-  // Spec: dropped files are type-checked here; picked files are not (the server checks all).
+  // By design: dropped files are type-checked here; picked files are not (the server checks all).
   // Both refuse files over 10 MB and beyond the fifth before anything is sent.
   const add = (incoming: File[], checkType: boolean) => {
     if (incoming.length === 0) return;

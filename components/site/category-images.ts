@@ -1,4 +1,4 @@
-// Spec: category card images cycle through a list of 8 (our own SVGs in public/categories).
+// By design: category card images cycle through a list of 8 (our own SVGs in public/categories).
 export const CATEGORY_IMAGES = Array.from(
   { length: 8 },
   (_, index) => `/categories/category-${index + 1}.svg`,

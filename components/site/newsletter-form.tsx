@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/use-toast";
 
-// Spec: the newsletter only checks the input and confirms; it makes no network call.
+// By design: the newsletter only checks the input and confirms; it makes no network call.
 export function NewsletterForm() {
   const [email, setEmail] = useState("");
 

@@ -9,9 +9,9 @@ import { NAV_LINKS } from "@/lib/site";
 import { handleAnchorClick } from "@/components/site/scroll";
 import { cn } from "@/lib/utils";
 
-/** Spec: the header turns translucent once the page is scrolled more than 50px. */
+/** By design: the header turns translucent once the page is scrolled more than 50px. */
 export const SCROLL_THRESHOLD_PX = 50;
-/** Spec: the toggle menu is used below 768px (Tailwind's `md`). */
+/** By design: the toggle menu is used below 768px (Tailwind's `md`). */
 const DESKTOP_QUERY = "(min-width: 768px)";
 
 export function SiteHeader() {

@@ -1,5 +1,6 @@
 import "server-only";
 import { revalidateTag, unstable_cache } from "next/cache";
+import { buildingForProduction, insideNextServer } from "@/lib/env";
 
 /**
  * The tag on every cached page, route and read that shows the catalogue (categories, counts, lead
@@ -7,12 +8,9 @@ import { revalidateTag, unstable_cache } from "next/cache";
  */
 export const CATALOGUE_TAG = "catalogue";
 
-// Next.js sets NEXT_RUNTIME in the code it serves; tests and scripts call the same functions
-// outside it, where there is no cache to read or revalidate.
-const insideNext = (): boolean => Boolean(process.env.NEXT_RUNTIME);
-// `next build` must not reach the database: what it prerenders from this data is never served
-// (the cache handler keeps entries in the serving process only), so it gets `atBuild` instead.
-const building = (): boolean => process.env.NEXT_PHASE === "phase-production-build";
+// Tests and scripts call the same functions outside Next.js, where there is no cache to read or
+// revalidate. `next build` must not reach the database: what it prerenders from this data is never
+// served (the cache handler keeps entries in the serving process only), so it gets `atBuild`.
 
 /**
  * A catalogue read whose result is cached under CATALOGUE_TAG. Using it also puts the tag on the
@@ -25,8 +23,8 @@ export function catalogueRead<A extends unknown[], R>(
 ): (...args: A) => Promise<R> {
   const cached = unstable_cache(read, ["catalogue", name], { tags: [CATALOGUE_TAG] });
   return (...args: A) => {
-    if (building()) return Promise.resolve(atBuild);
-    return insideNext() ? cached(...args) : read(...args);
+    if (buildingForProduction()) return Promise.resolve(atBuild);
+    return insideNextServer() ? cached(...args) : read(...args);
   };
 }
 
@@ -36,5 +34,5 @@ export function catalogueRead<A extends unknown[], R>(
  * trigger on categories and leads), and cached entries are served only while it matches.
  */
 export function revalidateCatalogue(): void {
-  if (insideNext()) revalidateTag(CATALOGUE_TAG, { expire: 0 });
+  if (insideNextServer()) revalidateTag(CATALOGUE_TAG, { expire: 0 });
 }

@@ -3,7 +3,7 @@
 export const LOCATIONS = ["USA", "UK"] as const;
 export type Location = (typeof LOCATIONS)[number];
 
-/** The spec's filter state starts on USA. */
+/** The category filter starts on USA (docs/product-rules.md, "Location"). */
 export const DEFAULT_LOCATION: Location = "USA";
 
 export const LOCATION_NAMES: Record<Location, string> = { USA: "United States", UK: "United Kingdom" };
@@ -19,7 +19,7 @@ export function locationFrom(value: string | string[] | null | undefined): Locat
   return isLocation(upper) ? upper : DEFAULT_LOCATION;
 }
 
-/** The spec's card and page title, '{title} Professionals - USA' (or '- UK'). */
+/** The card and page title, '{title} Professionals - USA' (or '- UK'). */
 export function listTitle(title: string, location: Location): string {
   return `${title} Professionals - ${location}`;
 }

@@ -1,5 +1,6 @@
 import "server-only";
-import { db, transaction, type Tx } from "@/lib/db";
+import { revalidateCatalogue } from "@/lib/categories/cache";
+import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 
 // Leads buyers reported invalid in accepted replacement claims (docs/product-rules.md,
@@ -29,6 +30,7 @@ async function lockCategory(tx: Tx, id: string): Promise<void> {
 export async function releaseQuarantine(categoryId: string): Promise<number> {
   return transaction(async (tx) => {
     await lockCategory(tx, categoryId);
+    afterCommit(tx, revalidateCatalogue);
     const { count } = await tx.lead.updateMany({
       where: { categoryId, quarantinedAt: { not: null } },
       data: { quarantinedAt: null },
@@ -50,6 +52,7 @@ export async function releaseQuarantine(categoryId: string): Promise<number> {
 export async function deleteQuarantined(categoryId: string): Promise<number> {
   return transaction(async (tx) => {
     await lockCategory(tx, categoryId);
+    afterCommit(tx, revalidateCatalogue);
     const quarantined = { categoryId, quarantinedAt: { not: null } };
     await tx.orderLead.deleteMany({ where: { lead: quarantined } });
     const { count } = await tx.lead.deleteMany({ where: quarantined });

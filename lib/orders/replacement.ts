@@ -1,5 +1,6 @@
 import "server-only";
-import { db, transaction, type Tx } from "@/lib/db";
+import { revalidateCatalogue } from "@/lib/categories/cache";
+import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import type { Location } from "@/lib/categories/location";
@@ -126,6 +127,7 @@ export async function claimReplacement(
       data: { quarantinedAt: now },
     });
     // A category's count is what it can sell: quarantined leads leave it until released.
+    afterCommit(tx, revalidateCatalogue);
     await tx.category.update({
       where: { id: order.category_id },
       data: { count: { decrement: quarantined.count } },

@@ -1,7 +1,8 @@
 import "server-only";
+import { revalidateCatalogue } from "@/lib/categories/cache";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { assertWithinLimit, takeToken } from "@/lib/api/throttle";
-import { db, transaction, type Tx } from "@/lib/db";
+import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError, badRequest } from "@/lib/errors";
 import { queueMail, PRIVATE_KIND_PREFIX } from "@/lib/mail/outbox";
@@ -157,6 +158,7 @@ async function erasePerson(tx: Tx, email: string): Promise<void> {
     select: { id: true, categoryId: true, quarantinedAt: true },
   });
   const ids = leads.map((lead) => lead.id);
+  afterCommit(tx, revalidateCatalogue);
   await tx.orderLead.deleteMany({ where: { leadId: { in: ids } } });
   await tx.lead.deleteMany({ where: { id: { in: ids } } });
   // Quarantined leads had already left their category's count.

@@ -12,7 +12,7 @@ export const createPaymentBody = z
     categoryId: z.uuid("Invalid category id"),
     packageType: z.enum(PACKAGE_IDS, "Choose starter, standard or premium").optional(),
     selectedPackage: z.enum(PACKAGE_IDS, "Choose starter, standard or premium").optional(),
-    // The spec's filter state: the country whose leads the order delivers.
+    // The category filter's state: the country whose leads the order delivers.
     location: z.enum(LOCATIONS, "Choose USA or UK").default(DEFAULT_LOCATION),
     amount: z.unknown().optional(),
     leadId: z.unknown().optional(),

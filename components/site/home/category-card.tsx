@@ -14,7 +14,7 @@ import type { PublicCategory } from "@/lib/client/use-categories";
 
 const number = new Intl.NumberFormat("en-US");
 
-/** Spec section 3: what the category page reads back from session storage. */
+/** What the category page reads back from session storage. */
 function rememberChoice(category: PublicCategory, pkg: LeadPackage): void {
   try {
     sessionStorage.setItem("currentCategory", JSON.stringify(category));

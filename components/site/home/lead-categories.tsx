@@ -12,7 +12,7 @@ import { PACKAGES, getPackage, type PackageId } from "@/lib/packages";
 import { HttpError } from "@/lib/client/fetcher";
 import { useCategories } from "@/lib/client/use-categories";
 
-/** Spec: 6 skeleton cards while the categories load. */
+/** By design: 6 skeleton cards while the categories load. */
 export const SKELETON_CARDS = 6;
 
 export function LeadCategories() {
@@ -24,7 +24,7 @@ export function LeadCategories() {
 
   useEffect(() => {
     if (!error) return;
-    // Spec: a non-OK answer shows the toast; a thrown network error is only logged.
+    // By design: a non-OK answer shows the toast; a thrown network error is only logged.
     if (error instanceof HttpError) {
       toast({
         title: "Error",
