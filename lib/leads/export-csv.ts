@@ -2,30 +2,56 @@ import "server-only";
 import { PassThrough, Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { to as copyTo } from "pg-copy-streams";
-import { csvHead, csvLineSql } from "@/lib/csv";
+import { csvCell, csvHead } from "@/lib/csv";
 import { copyPool } from "@/lib/db";
 import { columnSql, orderLeadsSql } from "@/lib/leads/delivery";
 import type { Column } from "@/lib/packages";
 
-// The lead download as CSV, streamed straight out of PostgreSQL: each line is built by the query
-// (cells guarded and quoted by csvLineSql, the same rule as csvLine) and COPY sends the lines as
-// they are read, so no row is ever decoded into JavaScript values. COPY's own CSV format cannot be
-// used for the lines: it ends them with LF (the file uses CRLF, as RFC 4180 and the admin exports
-// do), and it does not quote cells holding ";" or a tab.
+// The lead download as CSV, streamed straight out of PostgreSQL: COPY sends the package's columns
+// as they are read, in its binary format, and each row is written out as a CSV line here, byte by
+// byte, without decoding it into JavaScript strings: nearly every cell needs nothing (no quote
+// character, no space or formula sign in front, or a plain phone number) and is copied as it is;
+// the few others go through csvCell. COPY's own CSV format cannot be used for the lines: it ends
+// them with LF (the file uses CRLF, as RFC 4180 and the admin exports do), it does not quote cells
+// holding ";" or a tab, and it does not guard formulas.
 const PHONES = { keepPhoneNumbers: true };
 
-// COPY's binary format frames each row: an 11-byte signature, 32-bit flags and header-extension
-// length, then per row a 16-bit field count and, per field, a 32-bit length and the bytes (the
-// text as stored, UTF-8); a field count of -1 ends the data. With one text field per row, the
-// file is the concatenation of the fields.
+// COPY's binary format: an 11-byte signature, 32-bit flags and header-extension length, then per
+// row a 16-bit field count and, per field, a 32-bit length (-1 for NULL) and the bytes (the text
+// as stored, UTF-8); a field count of -1 ends the data.
 const SIGNATURE_LENGTH = 11;
 // COPY arrives in socket-sized pieces (about 13 KB); each piece handed on costs the same fixed
-// overhead on its way to the socket (web stream, Next's response), so they are passed on in 64 KB
-// chunks, a fifth as many.
+// overhead on its way to the socket (web stream, Next's response), so lines are passed on in
+// chunks of at least 64 KB.
 const OUTPUT_CHUNK = 64 * 1024;
 
-/** Turns COPY's binary output of one text column into the concatenation of its values. */
-class CopyTextValues extends Transform {
+// Bytes that make csvCell quote a cell anywhere in it, and bytes that make it look further when a
+// cell starts with them (all ASCII: csvCell's patterns match nothing else there).
+const QUOTED = new Uint8Array(256);
+for (const character of '",;\t\r\n') QUOTED[character.charCodeAt(0)] = 1;
+const SPACE = 32;
+const PLUS = 43;
+const MINUS = 45;
+const FORMULA_START = new Set([SPACE, PLUS, MINUS, 61, 64]);
+// The characters of a plain phone number after its sign (ASCII spaces only, deliberately narrower
+// than csvCell's phone rule, which keeps such a cell as it is).
+const PHONE_CHARACTER = new Uint8Array(256);
+for (const character of "0123456789 ().-") PHONE_CHARACTER[character.charCodeAt(0)] = 1;
+const COMMA = 44;
+
+/** Whether csvCell (phone numbers kept) leaves the cell in data[start, end) as it is. */
+function untouched(data: Buffer, start: number, end: number): boolean {
+  if (start === end) return true;
+  for (let index = start; index < end; index++) if (QUOTED[data[index]]) return false;
+  const first = data[start];
+  if (!FORMULA_START.has(first)) return true;
+  if (first !== PLUS && first !== MINUS) return false;
+  for (let index = start + 1; index < end; index++) if (!PHONE_CHARACTER[data[index]]) return false;
+  return true;
+}
+
+/** Turns COPY's binary output into CSV lines, a cell at a time. */
+class CopyCsvLines extends Transform {
   private pending: Buffer = Buffer.alloc(0);
   private headerRead = false;
   private ended = false;
@@ -41,23 +67,46 @@ class CopyTextValues extends Transform {
       if (data.length < at) return this.keep(data, 0, callback);
       this.headerRead = true;
     }
-    const values: Buffer[] = [];
-    while (!this.ended && data.length - at >= 2) {
+    // A line is never longer than twice its row: a cell grows by at most its length and 3 bytes
+    // (guard, quotes, doubled quotes), and its 4-byte length prefix more than pays for those.
+    const lines = Buffer.allocUnsafe(2 * (data.length - at) + 2);
+    let written = 0;
+    rows: while (!this.ended && data.length - at >= 2) {
       const fields = data.readInt16BE(at);
       if (fields === -1) {
         this.ended = true;
         at += 2;
         break;
       }
-      if (fields !== 1 || data.length - at < 6) break;
-      const length = data.readInt32BE(at + 2);
-      if (length < 0) return callback(new Error("COPY sent a NULL line"));
-      if (data.length - at < 6 + length) break;
-      values.push(data.subarray(at + 6, at + 6 + length));
-      at += 6 + length;
+      // First make sure the whole row is here.
+      let end = at + 2;
+      for (let field = 0; field < fields; field++) {
+        if (data.length - end < 4) break rows;
+        const length = data.readInt32BE(end);
+        end += 4 + Math.max(length, 0);
+        if (end > data.length) break rows;
+      }
+      let cell = at + 2;
+      for (let field = 0; field < fields; field++) {
+        if (field > 0) lines[written++] = COMMA;
+        const length = data.readInt32BE(cell);
+        cell += 4;
+        if (length <= 0) continue;
+        if (untouched(data, cell, cell + length)) {
+          written += data.copy(lines, written, cell, cell + length);
+        } else {
+          written += lines.write(csvCell(data.toString("utf8", cell, cell + length), PHONES), written);
+        }
+        cell += length;
+      }
+      lines[written++] = 13;
+      lines[written++] = 10;
+      at = end;
     }
-    this.out.push(...values);
-    this.outLength += values.reduce((sum, value) => sum + value.length, 0);
+    if (written) {
+      this.out.push(lines.subarray(0, written));
+      this.outLength += written;
+    }
     if (this.outLength >= OUTPUT_CHUNK || this.ended) this.pushOut();
     this.keep(data, at, callback);
   }
@@ -88,12 +137,7 @@ export function csvStream(orderId: string, columns: Column[]): ReadableStream<Ui
       PHONES,
     ),
   );
-  const cells = columns.map(({ key }) => ({
-    sql: columnSql(key),
-    // Dates are written as digits and the country is USA or UK: nothing there to guard or quote.
-    plain: key === "verified_at" || key === "country",
-    phone: key === "phone",
-  }));
+  const select = columns.map(({ key }) => columnSql(key)).join(", ");
   void (async () => {
     let failure: Error | undefined;
     const client = await copyPool()
@@ -104,11 +148,9 @@ export function csvStream(orderId: string, columns: Column[]): ReadableStream<Ui
       });
     if (!client) return;
     try {
-      const copy = client.query(
-        copyTo(`COPY (${orderLeadsSql(orderId, csvLineSql(cells, PHONES))}) TO STDOUT (FORMAT binary)`),
-      );
+      const copy = client.query(copyTo(`COPY (${orderLeadsSql(orderId, select)}) TO STDOUT (FORMAT binary)`));
       // Back-pressure all the way: a slow reader pauses COPY in PostgreSQL, nothing piles up here.
-      await pipeline(copy, new CopyTextValues(), output);
+      await pipeline(copy, new CopyCsvLines(), output);
     } catch (error) {
       failure = error as Error;
       output.destroy(failure);
