@@ -2,9 +2,8 @@
 
 import { useState, type FormEvent } from "react";
 import { Mail } from "lucide-react";
+import { EmailField } from "@/components/site/email-field";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { useOrderLookup } from "@/lib/client/use-orders";
 import { HttpError } from "@/lib/client/fetcher";
@@ -32,26 +31,13 @@ export function OrdersLookupForm() {
     error?.errors?.email ?? error?.serverMessage ?? (lookup.isError ? "Please try again." : null);
   return (
     <form onSubmit={submit} className="space-y-3">
-      <div className="space-y-1.5">
-        <Label htmlFor="orders-email">Email you bought with</Label>
-        <Input
-          id="orders-email"
-          type="email"
-          required
-          maxLength={254}
-          autoComplete="email"
-          placeholder="you@company.com"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          aria-invalid={message ? true : undefined}
-          aria-describedby={message ? "orders-email-error" : undefined}
-        />
-        {message && (
-          <p id="orders-email-error" className="text-sm text-destructive" role="alert">
-            {message}
-          </p>
-        )}
-      </div>
+      <EmailField
+        id="orders-email"
+        label="Email you bought with"
+        value={email}
+        onChange={setEmail}
+        error={message}
+      />
       <Button type="submit" disabled={lookup.isPending}>
         {lookup.isPending ? <Spinner size="sm" /> : <Mail aria-hidden />} Email me a sign-in link
       </Button>

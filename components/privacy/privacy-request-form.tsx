@@ -2,9 +2,8 @@
 
 import { useState, type FormEvent } from "react";
 import { Mail } from "lucide-react";
+import { EmailField } from "@/components/site/email-field";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { HttpError } from "@/lib/client/fetcher";
 import { usePrivacyRequest } from "@/lib/client/use-privacy";
@@ -69,26 +68,13 @@ export function PrivacyRequestForm() {
           </label>
         ))}
       </fieldset>
-      <div className="space-y-1.5">
-        <Label htmlFor="privacy-email">Your email address</Label>
-        <Input
-          id="privacy-email"
-          type="email"
-          required
-          maxLength={254}
-          autoComplete="email"
-          placeholder="you@company.com"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          aria-invalid={message ? true : undefined}
-          aria-describedby={message ? "privacy-email-error" : undefined}
-        />
-        {message && (
-          <p id="privacy-email-error" className="text-sm text-destructive" role="alert">
-            {message}
-          </p>
-        )}
-      </div>
+      <EmailField
+        id="privacy-email"
+        label="Your email address"
+        value={email}
+        onChange={setEmail}
+        error={message}
+      />
       <Button type="submit" disabled={request.isPending}>
         {request.isPending ? <Spinner size="sm" /> : <Mail aria-hidden />} Send confirmation link
       </Button>

@@ -1,6 +1,6 @@
 import "server-only";
-import { jwtVerify, SignJWT } from "jose";
 import { assertWithinLimit, takeToken } from "@/lib/api/throttle";
+import { signLinkToken, verifyLinkToken } from "@/lib/auth/link-token";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { queueMail } from "@/lib/mail/outbox";
@@ -19,34 +19,16 @@ import type { OrderSummary } from "@/lib/schemas/orders";
 const LOOKUPS_PER_ADDRESS = { max: 10, windowSeconds: 3600 };
 const MAILS_PER_EMAIL = { max: 3, windowSeconds: 24 * 3600 };
 const SIGN_IN_MINUTES = 60;
-const ISSUER = "leadmarket";
 const AUDIENCE = "leadmarket-orders";
 
-function key(): Uint8Array {
-  return new TextEncoder().encode(env().APP_SECRET);
-}
-
 export function signOrdersToken(email: string, now = new Date()): Promise<string> {
-  const issuedAt = Math.floor(now.getTime() / 1000);
-  return new SignJWT({})
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(email)
-    .setIssuer(ISSUER)
-    .setAudience(AUDIENCE)
-    .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + SIGN_IN_MINUTES * 60)
-    .sign(key());
+  return signLinkToken({ audience: AUDIENCE, subject: email, validSeconds: SIGN_IN_MINUTES * 60 }, now);
 }
 
 /** The email a sign-in token was issued to, or null when it is invalid or expired at `now`. */
 async function verifyOrdersToken(token: string, now = new Date()): Promise<string | null> {
   try {
-    const { payload } = await jwtVerify(token, key(), {
-      algorithms: ["HS256"],
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      currentDate: now,
-    });
+    const payload = await verifyLinkToken(AUDIENCE, token, now);
     return typeof payload.sub === "string" ? payload.sub : null;
   } catch {
     return null;

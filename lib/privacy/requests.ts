@@ -1,7 +1,8 @@
 import "server-only";
 import { revalidateCatalogue } from "@/lib/categories/cache";
-import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { errors as joseErrors } from "jose";
 import { assertWithinLimit, takeToken } from "@/lib/api/throttle";
+import { signLinkToken, verifyLinkToken } from "@/lib/auth/link-token";
 import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError, badRequest } from "@/lib/errors";
@@ -18,27 +19,17 @@ import type { PrivacyConfirmAnswer, PrivacyKind, PrivacyRequestDto } from "@/lib
 const REQUESTS_PER_ADDRESS = { max: 10, windowSeconds: 3600 };
 const MAILS_PER_EMAIL = { max: 3, windowSeconds: 24 * 3600 };
 const VALID_HOURS = 24;
-const ISSUER = "leadmarket";
 const AUDIENCE = "leadmarket-privacy";
 const CONFIRMATION_KIND = `${PRIVATE_KIND_PREFIX}confirmation`;
 const ACCESS_KIND = `${PRIVATE_KIND_PREFIX}access-report`;
 
 type Caller = { clientIp: string };
 
-function key(): Uint8Array {
-  return new TextEncoder().encode(env().APP_SECRET);
-}
-
 export function signPrivacyToken(requestId: string, kind: PrivacyKind, now = new Date()): Promise<string> {
-  const issuedAt = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ kind })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(requestId)
-    .setIssuer(ISSUER)
-    .setAudience(AUDIENCE)
-    .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + VALID_HOURS * 3600)
-    .sign(key());
+  return signLinkToken(
+    { audience: AUDIENCE, subject: requestId, validSeconds: VALID_HOURS * 3600, claims: { kind } },
+    now,
+  );
 }
 
 const EXPIRED =
@@ -47,12 +38,7 @@ const INVALID = "This confirmation link is not valid. Open the link from the mai
 
 async function verifyPrivacyToken(token: string, now: Date): Promise<string> {
   try {
-    const { payload } = await jwtVerify(token, key(), {
-      algorithms: ["HS256"],
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      currentDate: now,
-    });
+    const payload = await verifyLinkToken(AUDIENCE, token, now);
     if (typeof payload.sub !== "string" || !/^[0-9a-f-]{36}$/.test(payload.sub)) throw badRequest(INVALID);
     return payload.sub;
   } catch (error) {

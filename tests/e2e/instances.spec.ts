@@ -165,6 +165,16 @@ test("a catalogue change made through one instance shows on the other's next req
   );
   expect(created.status).toBe(201);
   const id = (JSON.parse(created.body) as { _id: string })._id;
+  // A category is public once it has leads: one, imported through A.
+  const file = new FormData();
+  const csv = "First Name,Last Name,Email,Company,Country\nAda,Lovelace,ada@shared.test,Engines,USA\n";
+  file.append("file", new Blob([csv], { type: "text/csv" }), "one.csv");
+  const imported = await fetch(`http://127.0.0.1:${a}/api/admin/categories/${id}/leads`, {
+    method: "POST",
+    headers: auth,
+    body: file,
+  });
+  expect(imported.status).toBe(200);
   // B renders and caches its pages, and serves them from the cache.
   for (const path of ["/", `/category/${id}`, "/api/categories"]) {
     expect((await send(b, "GET", path)).body).toContain("Shared Cache");

@@ -10,12 +10,12 @@ import { freshnessText } from "@/components/category/freshness";
 import { categoryImage } from "@/components/site/category-images";
 import { DEFAULT_LOCATION, listTitle, type Location } from "@/lib/categories/location";
 import type { LeadPackage } from "@/lib/packages";
-import type { PublicCategory } from "@/lib/client/use-categories";
+import type { CategoryDto } from "@/lib/schemas/category";
 
 const number = new Intl.NumberFormat("en-US");
 
 /** What the category page reads back from session storage. */
-function rememberChoice(category: PublicCategory, pkg: LeadPackage): void {
+function rememberChoice(category: CategoryDto, pkg: LeadPackage): void {
   try {
     sessionStorage.setItem("currentCategory", JSON.stringify(category));
     sessionStorage.setItem("selectedPackage", pkg.id);
@@ -32,7 +32,7 @@ export function CategoryCard({
   premium,
   priority,
 }: {
-  category: PublicCategory;
+  category: CategoryDto;
   /** The category's place in the whole catalogue: it picks the image. */
   index: number;
   pkg: LeadPackage;
