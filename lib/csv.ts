@@ -7,7 +7,7 @@ import { escapeLiteral } from "pg";
 // spreadsheet in a locale that splits on ";" (or a paste that splits on tabs) would otherwise
 // break them into several columns.
 //
-// Lead downloads apply the same rule inside PostgreSQL (csvCellSql), so the patterns are written
+// csvCellSql applies the same rule inside PostgreSQL, so the patterns are written
 // once, in the syntax both JavaScript and PostgreSQL's regular expressions read the same way: no
 // shorthand classes (JavaScript's \s and PostgreSQL's differ), "-" last in a bracket.
 const SPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
