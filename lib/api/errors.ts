@@ -29,6 +29,8 @@ const UNAVAILABLE_CODES = new Set([
   "P1008",
   "P1017",
   "P2024",
+  // A transaction that could not start (no connection within its wait) or outlived its time limit.
+  "P2028",
 ]);
 const UNAVAILABLE_KINDS = new Set([
   "DatabaseNotReachable",
