@@ -3,24 +3,15 @@
 // 202, signed one-hour sign-in link, fresh 30-day links, limits), expiry of abandoned checkouts with
 // an injected clock, and background reconciliation. Runs in its own database.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../support/database";
-import { startNowPaymentsStandin } from "../support/nowpayments-standin";
 import { fromAddress } from "../support/client";
 import { call, callJson } from "../support/routes";
-import { startSmtpCatcher } from "../support/smtp";
+import { startTestStore } from "../support/store";
 
-const database = await createTestDatabase("leadmarket_orders");
-const standin = await startNowPaymentsStandin({ apiKey: "np-orders-key", ipnSecret: "ipn-orders" });
-const smtp = await startSmtpCatcher();
-Object.assign(process.env, {
-  DATABASE_URL: database.url,
-  NOWPAYMENTS_API_URL: standin.url,
-  NOWPAYMENTS_API_KEY: "np-orders-key",
-  NOWPAYMENTS_IPN_SECRET: "ipn-orders",
-  PAYMENTS_TEST_MODE: "0",
-  SMTP_URL: smtp.url,
+const { database, standin, smtp } = await startTestStore({
+  name: "leadmarket_orders",
+  apiKey: "np-orders-key",
+  ipnSecret: "ipn-orders",
 });
-standin.setAutoIpn(false);
 
 const { POST: create } = await import("@/app/api/payment/create/route");
 const { GET: status } = await import("@/app/api/payment/status/[id]/route");

@@ -2,25 +2,17 @@
 // failures, status by invoice id and NP_id, signed callbacks, monotonic settlement, one-time
 // allocation and the sale notification. Runs in its own database so Settings can be changed freely.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../support/database";
-import { startNowPaymentsStandin, signLikeNowPayments } from "../support/nowpayments-standin";
+import { signLikeNowPayments } from "../support/nowpayments-standin";
 import { createHmac } from "node:crypto";
 import { fromAddress } from "../support/client";
 import { call, callJson } from "../support/routes";
-import { startSmtpCatcher } from "../support/smtp";
+import { startTestStore } from "../support/store";
 
-const database = await createTestDatabase("leadmarket_pay");
-const standin = await startNowPaymentsStandin({ apiKey: "np-env-key", ipnSecret: "ipn-secret-1" });
-const smtp = await startSmtpCatcher();
-Object.assign(process.env, {
-  DATABASE_URL: database.url,
-  NOWPAYMENTS_API_URL: standin.url,
-  NOWPAYMENTS_API_KEY: "np-env-key",
-  NOWPAYMENTS_IPN_SECRET: "ipn-secret-1",
-  PAYMENTS_TEST_MODE: "0",
-  SMTP_URL: smtp.url,
+const { database, standin, smtp } = await startTestStore({
+  name: "leadmarket_pay",
+  apiKey: "np-env-key",
+  ipnSecret: "ipn-secret-1",
 });
-standin.setAutoIpn(false);
 
 const { POST: create } = await import("@/app/api/payment/create/route");
 const { GET: status } = await import("@/app/api/payment/status/[id]/route");

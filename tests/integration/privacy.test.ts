@@ -3,26 +3,17 @@
 // end to end (leads in every category, counts, an earlier order's download, a later import, the
 // mail outbox, logs, and a grep of the whole database), the access report, limits, the admin list.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestDatabase } from "../support/database";
-import { startNowPaymentsStandin } from "../support/nowpayments-standin";
 import { fromAddress } from "../support/client";
 import { call, callJson } from "../support/routes";
-import { startSmtpCatcher } from "../support/smtp";
+import { startTestStore } from "../support/store";
 import { csvUpload } from "./admin-helpers";
 
-const database = await createTestDatabase("leadmarket_privacy");
-const standin = await startNowPaymentsStandin({ apiKey: "np-priv-key", ipnSecret: "ipn-priv" });
-const smtp = await startSmtpCatcher();
-Object.assign(process.env, {
-  DATABASE_URL: database.url,
-  NOWPAYMENTS_API_URL: standin.url,
-  NOWPAYMENTS_API_KEY: "np-priv-key",
-  NOWPAYMENTS_IPN_SECRET: "ipn-priv",
-  PAYMENTS_TEST_MODE: "0",
-  SMTP_URL: smtp.url,
-  ORDER_CREATE_LIMIT: "0",
+const { database, standin, smtp } = await startTestStore({
+  name: "leadmarket_privacy",
+  apiKey: "np-priv-key",
+  ipnSecret: "ipn-priv",
+  env: { ORDER_CREATE_LIMIT: "0" },
 });
-standin.setAutoIpn(false);
 
 const { POST: create } = await import("@/app/api/payment/create/route");
 const { POST: ipn } = await import("@/app/api/payment/ipn/route");

@@ -3,26 +3,17 @@
 // claim per order (also under concurrency), the shortfall mail, CSV uploads, the admin's release
 // and delete, the dashboard's rate, and the response time of a 1,000-address claim on a premium order.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../support/database";
-import { startNowPaymentsStandin } from "../support/nowpayments-standin";
 import { fromAddress } from "../support/client";
 import { call, callJson } from "../support/routes";
-import { startSmtpCatcher } from "../support/smtp";
+import { startTestStore } from "../support/store";
 import { csvUpload } from "./admin-helpers";
 
-const database = await createTestDatabase("leadmarket_replacement");
-const standin = await startNowPaymentsStandin({ apiKey: "np-repl-key", ipnSecret: "ipn-repl" });
-const smtp = await startSmtpCatcher();
-Object.assign(process.env, {
-  DATABASE_URL: database.url,
-  NOWPAYMENTS_API_URL: standin.url,
-  NOWPAYMENTS_API_KEY: "np-repl-key",
-  NOWPAYMENTS_IPN_SECRET: "ipn-repl",
-  PAYMENTS_TEST_MODE: "0",
-  SMTP_URL: smtp.url,
-  ORDER_CREATE_LIMIT: "0",
+const { database, standin, smtp } = await startTestStore({
+  name: "leadmarket_replacement",
+  apiKey: "np-repl-key",
+  ipnSecret: "ipn-repl",
+  env: { ORDER_CREATE_LIMIT: "0" },
 });
-standin.setAutoIpn(false);
 
 const { POST: create } = await import("@/app/api/payment/create/route");
 const { POST: ipn } = await import("@/app/api/payment/ipn/route");

@@ -1,0 +1,30 @@
+// A store of its own for one integration test file: a fresh database, the NOWPayments stand-in
+// (callbacks sent by the test, not automatically) and an SMTP catcher, wired through the
+// environment the app reads. Set before the app's modules are imported.
+import { createTestDatabase, type TestDatabase } from "./database";
+import { startNowPaymentsStandin, type NowPaymentsStandin } from "./nowpayments-standin";
+import { startSmtpCatcher, type SmtpCatcher } from "./smtp";
+
+export type TestStore = { database: TestDatabase; standin: NowPaymentsStandin; smtp: SmtpCatcher };
+
+export async function startTestStore(options: {
+  name: string;
+  apiKey: string;
+  ipnSecret: string;
+  env?: Record<string, string>;
+}): Promise<TestStore> {
+  const database = await createTestDatabase(options.name);
+  const standin = await startNowPaymentsStandin({ apiKey: options.apiKey, ipnSecret: options.ipnSecret });
+  const smtp = await startSmtpCatcher();
+  Object.assign(process.env, {
+    DATABASE_URL: database.url,
+    NOWPAYMENTS_API_URL: standin.url,
+    NOWPAYMENTS_API_KEY: options.apiKey,
+    NOWPAYMENTS_IPN_SECRET: options.ipnSecret,
+    PAYMENTS_TEST_MODE: "0",
+    SMTP_URL: smtp.url,
+    ...options.env,
+  });
+  standin.setAutoIpn(false);
+  return { database, standin, smtp };
+}
