@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { personEmail } from "@/lib/schemas/common";
 
 /** `/api/orders/{key}`: any id-like value; one that is no download key is answered 404 like an unknown one. */
 export const orderKeyParams = z.object({
@@ -11,13 +12,7 @@ export const orderKeyParams = z.object({
 
 /** Find my orders. */
 export const orderLookupBody = z.object({
-  email: z
-    .string("Email is required")
-    .trim()
-    .min(1, "Email is required")
-    .max(254, "Email must be at most 254 characters")
-    .pipe(z.email("Enter a valid email address"))
-    .transform((email) => email.toLowerCase()),
+  email: personEmail,
 });
 export type OrderLookupBody = z.input<typeof orderLookupBody>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { personEmail } from "@/lib/schemas/common";
 
 // GDPR requests (docs/product-rules.md, "Privacy requests"), shared by the public form, the confirmation page and the handlers.
 
@@ -6,13 +7,7 @@ export const PRIVACY_KINDS = ["access", "erasure"] as const;
 export type PrivacyKind = (typeof PRIVACY_KINDS)[number];
 
 export const privacyRequestBody = z.object({
-  email: z
-    .string("Email is required")
-    .trim()
-    .min(1, "Email is required")
-    .max(254, "Email must be at most 254 characters")
-    .pipe(z.email("Enter a valid email address"))
-    .transform((email) => email.toLowerCase()),
+  email: personEmail,
   kind: z.enum(PRIVACY_KINDS, "Choose access or erasure"),
 });
 export type PrivacyRequestBody = z.input<typeof privacyRequestBody>;

@@ -5,6 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { expectToast } from "./toast";
+import { mailTo } from "./mailbox";
 
 type Category = { _id: string; title: string; count: number };
 
@@ -41,23 +42,6 @@ async function startPollingWithFakeClock(page: Page) {
   await page.getByRole("button", { name: "Buy Now" }).click();
   await (await popupPromise).close();
   await expect(page.getByRole("button", { name: "Check Status" })).toBeVisible();
-}
-
-type Mail = { to: string[]; subject: string; text: string };
-
-async function mailTo(address: string, subject: string): Promise<Mail> {
-  let found: Mail | undefined;
-  await expect
-    .poll(
-      async () => {
-        const mails = (await (await fetch(process.env.E2E_MAILBOX_URL!)).json()) as Mail[];
-        found = mails.find((mail) => mail.to.includes(address) && mail.subject === subject);
-        return found !== undefined;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true);
-  return found!;
 }
 
 // The buyer's whole way, at a laptop's and a phone's size: buy with an email, pay on the provider's

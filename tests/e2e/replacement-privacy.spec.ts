@@ -3,23 +3,7 @@
 // a CSV upload and the claim shown after reload; /privacy/requests -> confirmation mail -> confirm
 // page -> erased, and the admin's masked list.
 import { closeE2eDb, e2eDb, expect, openDashboard, test } from "./admin-fixtures";
-
-type Mail = { to: string[]; subject: string; text: string };
-
-async function mailTo(address: string, subject: string): Promise<Mail> {
-  let found: Mail | undefined;
-  await expect
-    .poll(
-      async () => {
-        const mails = (await (await fetch(process.env.E2E_MAILBOX_URL!)).json()) as Mail[];
-        found = mails.find((mail) => mail.to.includes(address) && mail.subject === subject);
-        return found !== undefined;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true);
-  return found!;
-}
+import { mailTo } from "./mailbox";
 
 /** A paid starter order of a demo category no other browser test reads, with its 1,000 leads. */
 async function paidOrder(categoryTitle: string): Promise<{ key: string; emails: string[] }> {
