@@ -19,12 +19,19 @@ const building = process.env.NEXT_PHASE === "phase-production-build";
 const state = (globalThis.__leadmarketPageCache ??= { entries: new Map(), pending: new Map() });
 
 function versionPool() {
-  state.pool ??= new pg.Pool({
-    connectionString: process.env.DATABASE_URL,
-    max: 2,
-    connectionTimeoutMillis: 2000,
-    idleTimeoutMillis: 30_000,
-  });
+  if (!state.pool) {
+    state.pool = new pg.Pool({
+      connectionString: process.env.DATABASE_URL,
+      max: 2,
+      connectionTimeoutMillis: 2000,
+      idleTimeoutMillis: 30_000,
+    });
+    // A connection the server cuts (a restart, the embedded database stopping with `npm start`)
+    // emits an error event, which would end the process without a listener; the next read fails
+    // instead (nothing is cached then), and the pool replaces the connection.
+    state.pool.on("connect", (client) => client.on("error", () => undefined));
+    state.pool.on("error", () => undefined);
+  }
   return state.pool;
 }
 
