@@ -3,9 +3,9 @@
 // (lib/api/client-address.ts reads it). Route handlers
 // cannot see the socket, and Next.js keeps a client's own X-Forwarded-For as it is, so without
 // this a client could choose the address its rate limits are counted under.
-// Usage: node scripts/server.mjs [-p port] [-H hostname]; reads NEXT_DIST_DIR through next.config.ts.
-// With LEADMARKET_LISTEN_ON_STDIN=1 it loads Next.js but listens only once a line arrives on
-// stdin: the first start loads Next.js while the demo data is being seeded (scripts/start.ts).
+// Usage: node scripts/server.mjs [-p port] [-H hostname] [--listen-after-stdin]. With
+// --listen-after-stdin it loads Next.js but listens only once a line arrives on stdin: the first
+// start loads Next.js while the demo data is being seeded (scripts/start.ts).
 import { createServer } from "node:http";
 import next from "next";
 import { serveFromFrontCache } from "../lib/categories/front-cache.mjs";
@@ -49,7 +49,7 @@ const server = createServer((request, response) => {
     .catch(() => false)
     .then((served) => served || handle(request, response));
 });
-if (process.env.LEADMARKET_LISTEN_ON_STDIN === "1") {
+if (args.includes("--listen-after-stdin")) {
   // Stdin closing without the line means the start gave up (or died): nothing to serve.
   const released = await new Promise((resolve) => {
     process.stdin.once("data", () => resolve(true));

@@ -83,9 +83,10 @@ try {
 }
 
 function startServer(): ChildProcessByStdio<Writable, Readable, null> {
-  const child = spawn(process.execPath, [path.join("scripts", "server.mjs"), "-p", String(config.PORT)], {
+  const serverArgs = [path.join("scripts", "server.mjs"), "-p", String(config.PORT), "--listen-after-stdin"];
+  const child = spawn(process.execPath, serverArgs, {
     stdio: ["pipe", "pipe", "inherit"],
-    env: { ...serverEnvironment(), LEADMARKET_LISTEN_ON_STDIN: "1" },
+    env: serverEnvironment(),
     // Its own process group: stopping must reach the server and anything it spawned even when
     // only this process is signalled (a service manager, `kill <pid>`).
     detached: true,
