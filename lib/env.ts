@@ -52,8 +52,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new Error(`Invalid environment configuration:\n${problems.join("\n")}`);
   }
   const parsed = result.data;
-  // A production server has a database; a build (production, no database) reads only the rest.
-  if (parsed.NODE_ENV === "production" && parsed.DATABASE_URL) {
+  // A production server has a database; a build (production, no database, perhaps a DATABASE_URL
+  // its platform sets) needs no secrets and reads only the rest.
+  if (parsed.NODE_ENV === "production" && parsed.DATABASE_URL && !buildingForProduction()) {
     const refusal = productionRefusal(parsed);
     if (refusal) throw new Error(refusal);
   }
