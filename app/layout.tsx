@@ -1,6 +1,5 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
-import { Providers } from "@/app/providers";
 import { LazyToaster } from "@/components/ui/lazy-toaster";
 import { SITE_DESCRIPTION, SITE_NAME, SITE_TAGLINE } from "@/lib/site";
 import { pageMetadata } from "@/components/site/metadata";
@@ -39,10 +38,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       <body>
         {/* No TooltipProvider here: each Tooltip mounts its own (same delays), so pages without a
             tooltip do not load Radix Tooltip and its positioning code. */}
-        <Providers>
-          {children}
-          <LazyToaster />
-        </Providers>
+        {/* No QueryClientProvider here either: React Query is loaded only by the pages that use it
+            (app/providers.tsx), so the home page and the static pages ship without it. */}
+        {children}
+        <LazyToaster />
       </body>
     </html>
   );

@@ -12,6 +12,7 @@
 //   npm run build && npm run bench:web
 //   NEXT_DIST_DIR=.next-x BENCH_RUNS=5 BENCH_SECONDS=5 npm run bench:web
 //   npm run bench:web -- --serve     # only start the seeded app and keep it running
+//   npm run bench:web -- --weight    # only the page weights (prints `js home=N KB` and its chunks)
 //   BENCH_REPORT_DIR=/tmp/lhr npm run bench:web   # also save each run's full report (LHR JSON)
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -21,7 +22,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { chromium } from "playwright-core";
+import { chromium, type Browser } from "playwright-core";
 import { Pool } from "pg";
 import { seedDemoData } from "../prisma/demo-data";
 import { createTestDatabase } from "../tests/support/database";
@@ -56,6 +57,7 @@ const distDir = process.env.NEXT_DIST_DIR ?? ".next";
 const port = Number(process.env.BENCH_PORT ?? 41000 + Math.floor(Math.random() * 8000));
 const baseUrl = `http://127.0.0.1:${port}`;
 const serveOnly = process.argv.includes("--serve");
+const weightOnly = process.argv.includes("--weight");
 const reportDir = process.env.BENCH_REPORT_DIR;
 
 if (!existsSync(`${distDir}/BUILD_ID`)) {
@@ -188,6 +190,26 @@ async function weight(html: string, url: string): Promise<Weight> {
 }
 
 /**
+ * Every script a browser loads for the page without interaction (those the HTML names and those
+ * fetched after load, e.g. code loaded when idle), gzip size of each, largest first.
+ */
+async function loadedScripts(browser: Browser, url: string): Promise<{ url: string; gzip: number }[]> {
+  const page = await browser.newPage();
+  const bodies: Promise<{ url: string; gzip: number }>[] = [];
+  page.on("response", (response) => {
+    if (response.request().resourceType() !== "script") return;
+    bodies.push(response.body().then((body) => ({ url: response.url(), gzip: gzipSync(body).length })));
+  });
+  try {
+    await page.goto(url, { waitUntil: "networkidle" });
+    await page.waitForTimeout(5000);
+    return (await Promise.all(bodies)).sort((a, b) => b.gzip - a.gzip);
+  } finally {
+    await page.close();
+  }
+}
+
+/**
  * How many copies of the stylesheet the HTML holds: linked files, inline <style> blocks and copies
  * in the RSC payload (Tailwind's first rule marks each).
  */
@@ -278,79 +300,89 @@ try {
     }
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
     try {
-      const page = await browser.newPage();
-      let prefetches = 0;
-      page.on("request", (request) => {
-        if (request.headers()["next-router-prefetch"]) prefetches += 1;
-      });
-      await page.goto(`${baseUrl}${pages[1].path}`, { waitUntil: "networkidle" });
-      await page.waitForTimeout(1000);
-      console.log(`  category page: ${prefetches} RSC prefetch request(s) after load`);
-      lines.push(`prefetch category=${prefetches}`);
+      const scripts = await loadedScripts(browser, `${baseUrl}/`);
+      const total = scripts.reduce((sum, script) => sum + script.gzip, 0);
+      console.log(`  home page: ${scripts.length} scripts loaded without interaction, ${kb(total)} gzip:`);
+      for (const script of scripts)
+        console.log(`    ${kb(script.gzip).padStart(9)}  ${new URL(script.url).pathname}`);
+      lines.push(`js home=${(total / 1024).toFixed(0)} KB`);
+      if (!weightOnly) {
+        const page = await browser.newPage();
+        let prefetches = 0;
+        page.on("request", (request) => {
+          if (request.headers()["next-router-prefetch"]) prefetches += 1;
+        });
+        await page.goto(`${baseUrl}${pages[1].path}`, { waitUntil: "networkidle" });
+        await page.waitForTimeout(1000);
+        console.log(`  category page: ${prefetches} RSC prefetch request(s) after load`);
+        lines.push(`prefetch category=${prefetches}`);
+      }
     } finally {
       await browser.close();
     }
 
-    console.log(`Throughput, ${connections} connections, ${rounds} x ${seconds} s each, alternating:`);
-    lines.push(await compare("home_vs_static", `${baseUrl}/`, `http://127.0.0.1:${staticPort}/`));
-    lines.push(
-      await compare(
-        "category_vs_static",
-        `${baseUrl}${pages[1].path}`,
-        `http://127.0.0.1:${staticPort}${pages[1].path}`,
-      ),
-    );
-    lines.push(
-      await compare("categories_api_vs_bare", `${baseUrl}/api/categories`, `http://127.0.0.1:${barePort}/`),
-    );
+    if (!weightOnly) {
+      console.log(`Throughput, ${connections} connections, ${rounds} x ${seconds} s each, alternating:`);
+      lines.push(await compare("home_vs_static", `${baseUrl}/`, `http://127.0.0.1:${staticPort}/`));
+      lines.push(
+        await compare(
+          "category_vs_static",
+          `${baseUrl}${pages[1].path}`,
+          `http://127.0.0.1:${staticPort}${pages[1].path}`,
+        ),
+      );
+      lines.push(
+        await compare("categories_api_vs_bare", `${baseUrl}/api/categories`, `http://127.0.0.1:${barePort}/`),
+      );
 
-    const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
-    const performance: Record<string, number> = {};
-    try {
-      console.log(`Lighthouse ${runs} run(s) per page, mobile emulation, median scores (0-100):`);
-      for (const page of pages) {
-        const url = `${baseUrl}${page.path}`;
-        const scores: Record<string, number[]> = {};
-        const metrics: Record<string, number[]> = {};
-        for (let run = 0; run < runs; run += 1) {
-          const result = await lighthouse(url, {
-            port: chrome.port,
-            output: "json",
-            logLevel: "error",
-            onlyCategories: [...CATEGORIES],
-          });
-          if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-          if (reportDir) {
-            mkdirSync(reportDir, { recursive: true });
-            writeFileSync(`${reportDir}/${page.name}-${run + 1}.json`, JSON.stringify(result.lhr));
+      const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+      const performance: Record<string, number> = {};
+      try {
+        console.log(`Lighthouse ${runs} run(s) per page, mobile emulation, median scores (0-100):`);
+        for (const page of pages) {
+          const url = `${baseUrl}${page.path}`;
+          const scores: Record<string, number[]> = {};
+          const metrics: Record<string, number[]> = {};
+          for (let run = 0; run < runs; run += 1) {
+            const result = await lighthouse(url, {
+              port: chrome.port,
+              output: "json",
+              logLevel: "error",
+              onlyCategories: [...CATEGORIES],
+            });
+            if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+            if (reportDir) {
+              mkdirSync(reportDir, { recursive: true });
+              writeFileSync(`${reportDir}/${page.name}-${run + 1}.json`, JSON.stringify(result.lhr));
+            }
+            for (const category of CATEGORIES) {
+              (scores[category] ??= []).push(Math.round((result.lhr.categories[category]?.score ?? 0) * 100));
+            }
+            for (const metric of METRICS) {
+              (metrics[metric] ??= []).push(result.lhr.audits[metric]?.numericValue ?? 0);
+            }
+            const failing = Object.values(result.lhr.audits).filter(
+              (audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode === "binary",
+            );
+            if (run === 0 && failing.length) {
+              console.log(`  ${page.name} failing audits: ${failing.map((audit) => audit.id).join(", ")}`);
+            }
           }
-          for (const category of CATEGORIES) {
-            (scores[category] ??= []).push(Math.round((result.lhr.categories[category]?.score ?? 0) * 100));
-          }
-          for (const metric of METRICS) {
-            (metrics[metric] ??= []).push(result.lhr.audits[metric]?.numericValue ?? 0);
-          }
-          const failing = Object.values(result.lhr.audits).filter(
-            (audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode === "binary",
+          performance[page.name] = median(scores.performance);
+          const line = CATEGORIES.map((category) => `${category} ${median(scores[category])}`).join("  ");
+          console.log(`${page.name.padEnd(9)} ${line}   (${page.path})`);
+          const timings = METRICS.map((metric) =>
+            metric === "cumulative-layout-shift"
+              ? `CLS ${median(metrics[metric]).toFixed(3)}`
+              : `${METRIC_LABELS[metric]} ${Math.round(median(metrics[metric]))} ms`,
           );
-          if (run === 0 && failing.length) {
-            console.log(`  ${page.name} failing audits: ${failing.map((audit) => audit.id).join(", ")}`);
-          }
+          console.log(`          ${timings.join("  ")}`);
         }
-        performance[page.name] = median(scores.performance);
-        const line = CATEGORIES.map((category) => `${category} ${median(scores[category])}`).join("  ");
-        console.log(`${page.name.padEnd(9)} ${line}   (${page.path})`);
-        const timings = METRICS.map((metric) =>
-          metric === "cumulative-layout-shift"
-            ? `CLS ${median(metrics[metric]).toFixed(3)}`
-            : `${METRIC_LABELS[metric]} ${Math.round(median(metrics[metric]))} ms`,
-        );
-        console.log(`          ${timings.join("  ")}`);
+      } finally {
+        chrome.kill();
       }
-    } finally {
-      chrome.kill();
+      lines.push(`lighthouse home=${performance.home} category=${performance.category}`);
     }
-    lines.push(`lighthouse home=${performance.home} category=${performance.category}`);
     console.log("");
     for (const line of lines) console.log(line);
   }

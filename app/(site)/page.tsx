@@ -1,4 +1,3 @@
-import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { CtaBanner } from "@/components/site/home/cta-banner";
@@ -16,8 +15,7 @@ import { JsonLd } from "@/components/site/json-ld";
 import { SITE_DESCRIPTION, SITE_NAME, SITE_TAGLINE } from "@/lib/site";
 import { siteUrl } from "@/lib/env";
 import { cachedCategories } from "@/lib/categories/cached-reads";
-import { makeQueryClient } from "@/lib/client/query-client";
-import { categoriesQueryKey } from "@/lib/client/query-keys";
+import type { CategoryDto } from "@/lib/schemas/category";
 
 // Rendered on its first request, then served from the cache until the catalogue changes
 // (lib/categories/cache.ts).
@@ -46,11 +44,12 @@ export default function HomePage() {
 }
 
 async function HomeCatalog() {
-  // The categories are rendered into the HTML and handed to React Query, so the browser does not
-  // fetch them again. If the database cannot be read, the section falls back to fetching itself.
-  const queryClient = makeQueryClient();
+  // The categories are rendered into the HTML and handed to the section as props, so the browser
+  // does not fetch them again. If the database cannot be read, the section falls back to fetching
+  // itself.
+  let categories: CategoryDto[] | null = null;
   try {
-    queryClient.setQueryData(categoriesQueryKey, await cachedCategories());
+    categories = await cachedCategories();
   } catch (error) {
     console.error("Home page: could not read categories", error);
   }
@@ -60,9 +59,7 @@ async function HomeCatalog() {
     <>
       {/* Here, so it runs once the sections it scrolls to are on screen. */}
       <HashScroll />
-      <HydrationBoundary state={dehydrate(queryClient)}>
-        <LeadCategories />
-      </HydrationBoundary>
+      <LeadCategories initial={categories} />
       <WhyUs />
       <CustomRequestSection />
       <Testimonials />

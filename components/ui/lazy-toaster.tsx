@@ -1,12 +1,12 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useToast } from "@/components/ui/use-toast";
 
-// The toast UI (Radix Toast with its layers and swipe handling) is not needed to show a page, so
-// its code is fetched once the browser is idle after loading, or at once when a toast is raised
-// before that. The toast store is module-level: a toast raised earlier is shown when it mounts.
+// The toast UI (Radix Toast with its layers and swipe handling) is not needed until there is a
+// toast to show, so its code is fetched when the first toast is raised, and the page's first load
+// does without it. The toast store is module-level: a toast raised before it mounts is shown then.
 const Toaster = dynamic(() => import("@/components/ui/toaster").then((module) => module.Toaster), {
   ssr: false,
 });
@@ -14,16 +14,9 @@ const Toaster = dynamic(() => import("@/components/ui/toaster").then((module) =>
 /** Mount once (e.g. in the root layout) instead of `Toaster` to keep it off the first load. */
 export function LazyToaster() {
   const { toasts } = useToast();
-  const [idle, setIdle] = useState(false);
+  // Stays mounted once loaded, so a toast's exit animation and the next toasts run as usual.
+  const [needed, setNeeded] = useState(false);
+  if (toasts.length > 0 && !needed) setNeeded(true);
 
-  useEffect(() => {
-    if (typeof window.requestIdleCallback === "function") {
-      const handle = window.requestIdleCallback(() => setIdle(true), { timeout: 4000 });
-      return () => window.cancelIdleCallback(handle);
-    }
-    const timer = setTimeout(() => setIdle(true), 2000);
-    return () => clearTimeout(timer);
-  }, []);
-
-  return idle || toasts.length > 0 ? <Toaster /> : null;
+  return needed ? <Toaster /> : null;
 }

@@ -48,6 +48,18 @@ test("the browser reuses the server's categories instead of fetching them again"
   expect(calls).toEqual([]);
 });
 
+test("the first load carries neither React Query nor the toast UI (JavaScript budget)", async ({ page }) => {
+  const scripts: Promise<string>[] = [];
+  page.on("response", (response) => {
+    if (response.request().resourceType() === "script") scripts.push(response.text());
+  });
+  await ready(page);
+  await page.waitForTimeout(3000);
+  const code = (await Promise.all(scripts)).join("\n");
+  expect(code).not.toContain("No QueryClient set");
+  expect(code).not.toContain("Notifications ({hotkey})");
+});
+
 test("sections come in the designed order with the product's anchors", async ({ page }) => {
   await ready(page);
   const ids = await page

@@ -26,8 +26,20 @@ function FormPlaceholder() {
   );
 }
 
+// The form submits through React Query; its provider comes with it, so the home page loads neither
+// before the visitor comes near the form.
 const CustomRequestForm = dynamic(
-  () => import("@/components/custom-request/custom-request-form").then((module) => module.CustomRequestForm),
+  () =>
+    Promise.all([import("@/components/custom-request/custom-request-form"), import("@/app/providers")]).then(
+      ([form, providers]) =>
+        function CustomRequestFormWithQuery() {
+          return (
+            <providers.Providers>
+              <form.CustomRequestForm />
+            </providers.Providers>
+          );
+        },
+    ),
   { ssr: false, loading: FormPlaceholder },
 );
 

@@ -11,12 +11,14 @@ import { DEFAULT_LOCATION, LOCATIONS, LOCATION_NAMES, type Location } from "@/li
 import { PACKAGES, getPackage, type PackageId } from "@/lib/packages";
 import { HttpError } from "@/lib/client/fetcher";
 import { useCategories } from "@/lib/client/use-categories";
+import type { CategoryDto } from "@/lib/schemas/category";
 
 /** By design: 6 skeleton cards while the categories load. */
 export const SKELETON_CARDS = 6;
 
-export function LeadCategories() {
-  const { data, error, isPending } = useCategories();
+/** `initial`: the categories the server read, or null when it could not (then fetched here). */
+export function LeadCategories({ initial }: { initial: CategoryDto[] | null }) {
+  const { data, error, isPending } = useCategories(initial);
   const [selected, setSelected] = useState<PackageId | null>(null);
   const [location, setLocation] = useState<Location>(DEFAULT_LOCATION);
   // Buy Now uses the chosen package, or the default one while nothing is selected.

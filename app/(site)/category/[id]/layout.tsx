@@ -1,5 +1,6 @@
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
+import { Providers } from "@/app/providers";
 import { loadCategory } from "@/lib/categories/load";
 
 // The existence check lives above the page's loading state, so it runs before anything is sent:
@@ -15,5 +16,5 @@ export default async function CategoryLayout({
   const { id } = await params;
   const category = await loadCategory(id);
   if (!category) notFound();
-  return children;
+  return <Providers>{children}</Providers>;
 }
