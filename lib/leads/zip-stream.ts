@@ -91,10 +91,10 @@ export class ZipWriter {
   }
 
   /**
-   * A large entry, deflated as `parts` yields its text. Waits for the output to drain between parts,
+   * A large entry, deflated as `parts` yields its text or bytes. Waits for the output to drain between parts,
    * so a slow reader holds back the producer rather than filling memory.
    */
-  async addDeflated(name: string, parts: AsyncIterable<string>): Promise<void> {
+  async addDeflated(name: string, parts: AsyncIterable<string | Buffer>): Promise<void> {
     const entry: Entry = {
       name: Buffer.from(name),
       crc: 0,
@@ -116,9 +116,9 @@ export class ZipWriter {
       deflate.on("end", resolve);
       deflate.on("error", reject);
     });
-    for await (const text of parts) {
+    for await (const part of parts) {
       if (this.output.destroyed) break;
-      const data = Buffer.from(text);
+      const data = typeof part === "string" ? Buffer.from(part) : part;
       entry.crc = crc32(data, entry.crc);
       entry.size += data.length;
       if (!deflate.write(data)) await new Promise((resolve) => deflate.once("drain", resolve));
