@@ -43,10 +43,10 @@ export abstract class CopyRows extends Transform {
   protected abstract row(data: Buffer, fields: number): void;
 
   /** Called once, before the first row is written, with all the rows gathered so far. */
-  protected start(_data: Buffer, _at: number): void {}
+  protected start?(data: Buffer, at: number): void;
 
   /** Writes what follows the last row. */
-  protected finish(): void {}
+  protected finish?(): void;
 
   /** Makes room for `bytes` more bytes in `out` at `written`. */
   protected reserve(bytes: number): void {
@@ -69,7 +69,7 @@ export abstract class CopyRows extends Transform {
 
   override _flush(callback: TransformCallback): void {
     if (!this.headerRead || this.pending.length) this.rows(this.pending);
-    if (this.ended) this.finish();
+    if (this.ended) this.finish?.();
     this.pushOut();
     callback(this.ended ? null : new Error("COPY output ended early"));
   }
@@ -81,7 +81,7 @@ export abstract class CopyRows extends Transform {
       at = SIGNATURE_LENGTH + 8 + data.readUInt32BE(SIGNATURE_LENGTH + 4);
       if (data.length < at) return this.keep(data, 0);
       this.headerRead = true;
-      this.start(data, at);
+      this.start?.(data, at);
     }
     rows: while (!this.ended && data.length - at >= 2) {
       const fields = data.readInt16BE(at);

@@ -5,9 +5,9 @@ import { CopyRows, copyOrderLeads } from "@/lib/leads/copy-rows";
 import type { Column } from "@/lib/packages";
 
 // The lead download as CSV, streamed straight out of PostgreSQL (copy-rows.ts): each row is
-// written out as a CSV line here, byte by byte, without decoding it into JavaScript strings: nearly every cell needs nothing (no quote
-// character, no space or formula sign in front, or a plain phone number) and is copied as it is;
-// the few others go through csvCell. COPY's own CSV format cannot be used for the lines: it ends
+// written out as a CSV line here, byte by byte, without decoding it into JavaScript strings: nearly
+// every cell needs nothing (no quote character, no space or formula sign in front, or a plain
+// phone number) and is copied as it is; the few others go through csvCell. COPY's own CSV format cannot be used for the lines: it ends
 // them with LF (the file uses CRLF, as RFC 4180 and the admin exports do), it does not quote cells
 // holding ";" or a tab, and it does not guard formulas.
 const PHONES = { keepPhoneNumbers: true };

@@ -5,10 +5,11 @@ import type { DeliveryRow } from "@/lib/leads/delivery";
 import type { Column } from "@/lib/packages";
 import { drainedOrClosed, ZipWriter } from "@/lib/leads/zip-stream";
 
-// The lead download as Excel: the workbook's XML is written here as text and zipped as it goes, a
-// batch of rows at a time. A general spreadsheet library spends most of a large download on
-// per-cell objects and style bookkeeping; this file has one style (the bold header), shared by
-// reference, and every other cell is an unstyled inline string.
+// The lead download as Excel: the sheet's XML is written here from COPY's binary rows
+// (copy-rows.ts), byte by byte like the CSV download, and zipped as it goes. A general spreadsheet
+// library spends most of a large download on per-cell objects and style bookkeeping; this file has
+// one style (the bold header), shared by reference, and every other cell is an unstyled inline
+// string.
 
 const MIN_WIDTH = 10;
 const MAX_WIDTH = 60;
@@ -80,8 +81,8 @@ function headerXml(letters: string[], headers: string[]): string {
   return `${xml}</row>`;
 }
 
-// Bytes that send a cell through inlineString: markup, CR, control characters and 0xEF (the first
-// byte of U+FFFE and U+FFFF, and of other characters, which inlineString then leaves as they are).
+// Bytes that send a cell through textXml: markup, CR, control characters and 0xEF (the first byte
+// of U+FFFE and U+FFFF, and of other characters, which textXml then leaves as they are).
 const SPECIAL = new Uint8Array(256);
 for (const character of "&<>\r") SPECIAL[character.charCodeAt(0)] = 1;
 for (let byte = 0; byte < 32; byte++) if (byte !== 9 && byte !== 10) SPECIAL[byte] = 1;
