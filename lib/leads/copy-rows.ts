@@ -34,9 +34,15 @@ export abstract class CopyRows extends Transform {
   protected starts = new Int32Array(0);
   protected lengths = new Int32Array(0);
 
-  /** `firstBytes`: how much COPY output to gather before the first row is written. */
-  constructor(private readonly firstBytes = 0) {
-    super();
+  /**
+   * `firstBytes`: how much COPY output to gather before the first row is written;
+   * `readableHighWaterMark`: how much output may wait for its reader before COPY is held back.
+   */
+  constructor(
+    private readonly firstBytes = 0,
+    readableHighWaterMark?: number,
+  ) {
+    super({ readableHighWaterMark });
   }
 
   /** Writes one row; its cells are data[starts[i], starts[i] + lengths[i]), length -1 for NULL. */

@@ -118,9 +118,11 @@ class CopySheetXml extends CopyRows {
   private readonly letters: string[];
   private readonly cellStarts: Buffer[];
   private number = 1;
+  private readonly digits = new Uint8Array(10);
 
   constructor(private readonly columns: Column[]) {
-    super(SAMPLE_BYTES);
+    // Output may run a megabyte ahead of compression (zip-stream.ts), so both keep working.
+    super(SAMPLE_BYTES, 1024 * 1024);
     this.letters = columns.map((_, index) => columnLetter(index));
     this.cellStarts = this.letters.map((letter) => Buffer.from(`<c r="${letter}`));
   }
@@ -148,8 +150,10 @@ class CopySheetXml extends CopyRows {
   }
 
   protected override row(data: Buffer, fields: number): void {
-    const { starts, lengths, cellStarts } = this;
-    const number = String(++this.number);
+    const { starts, lengths, cellStarts, digits } = this;
+    // The row number's digits, at the end of `digits` from `first` on.
+    let first = digits.length;
+    for (let rest = ++this.number; rest > 0; rest = Math.floor(rest / 10)) digits[--first] = 48 + (rest % 10);
     this.reserve(
       32 +
         fields * CELL_OVERHEAD +
@@ -157,7 +161,7 @@ class CopySheetXml extends CopyRows {
     );
     const out = this.out;
     let written = copyInto(out, this.written, ROW_START);
-    written += out.write(number, written, "latin1");
+    for (let index = first; index < digits.length; index++) out[written++] = digits[index];
     written = copyInto(out, written, ROW_MIDDLE);
     for (let field = 0; field < fields && field < cellStarts.length; field++) {
       const length = lengths[field];
@@ -165,7 +169,7 @@ class CopySheetXml extends CopyRows {
       if (length <= 0) continue;
       const cell = starts[field];
       written = copyInto(out, written, cellStarts[field]);
-      written += out.write(number, written, "latin1");
+      for (let index = first; index < digits.length; index++) out[written++] = digits[index];
       written = copyInto(out, written, CELL_MIDDLE);
       const mark = written;
       let plain = !EDGE[data[cell]] && !EDGE[data[cell + length - 1]];

@@ -1,6 +1,6 @@
 import "server-only";
-import { crc32, constants, createDeflateRaw } from "node:zlib";
-import type { Writable } from "node:stream";
+import { crc32, constants, createDeflateRaw, type ZlibOptions } from "node:zlib";
+import type { TransformOptions, Writable } from "node:stream";
 
 // A minimal streaming ZIP writer, enough for an XLSX package: small entries stored whole, one large
 // entry deflated as it is produced (its sizes and CRC follow it in a data descriptor), then the
@@ -107,7 +107,13 @@ export class ZipWriter {
     this.write(this.localHeader(entry));
     // The fastest level: the sheet's XML is repetitive, so it already shrinks about tenfold, and the
     // higher levels cost several times the CPU for a few percent less.
-    const deflate = createDeflateRaw({ level: constants.Z_BEST_SPEED });
+    // Compression runs on another thread: a megabyte queued for it lets the next part be written
+    // meanwhile, rather than each waiting for the one before to be compressed.
+    const options: ZlibOptions & TransformOptions = {
+      level: constants.Z_BEST_SPEED,
+      writableHighWaterMark: 1024 * 1024,
+    };
+    const deflate = createDeflateRaw(options);
     deflate.on("data", (chunk: Buffer) => {
       entry.compressed += chunk.length;
       this.write(chunk);
