@@ -105,8 +105,8 @@ const CELL_OVERHEAD = 96;
 const CELL_GROWTH = 5;
 // Widths are measured on the first rows (the rows are alike: the same package's columns), gathered
 // before the sheet starts: column widths come before the rows in the file.
-const SAMPLE_ROWS = 2000;
-const SAMPLE_BYTES = 512 * 1024;
+const SAMPLE_ROWS = 500;
+const SAMPLE_BYTES = 64 * 1024;
 
 function copyInto(target: Buffer, at: number, source: Buffer): number {
   for (let index = 0; index < source.length; index++) target[at + index] = source[index];
