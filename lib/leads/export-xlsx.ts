@@ -1,13 +1,15 @@
 import "server-only";
 import { PassThrough, Readable } from "node:stream";
+import { CopyRows, copyOrderLeads, decodeRows, encodeRows } from "@/lib/leads/copy-rows";
 import type { DeliveryRow } from "@/lib/leads/delivery";
 import type { Column } from "@/lib/packages";
-import { ZipWriter } from "@/lib/leads/zip-stream";
+import { drainedOrClosed, ZipWriter } from "@/lib/leads/zip-stream";
 
-// The lead download as Excel: the workbook's XML is written here as text and zipped as it goes, a
-// batch of rows at a time. A general spreadsheet library spends most of a large download on
-// per-cell objects and style bookkeeping; this file has one style (the bold header), shared by
-// reference, and every other cell is an unstyled inline string.
+// The lead download as Excel: the sheet's XML is written here from COPY's binary rows
+// (copy-rows.ts), byte by byte like the CSV download, and zipped as it goes. A general spreadsheet
+// library spends most of a large download on per-cell objects and style bookkeeping; this file has
+// one style (the bold header), shared by reference, and every other cell is an unstyled inline
+// string.
 
 const MIN_WIDTH = 10;
 const MAX_WIDTH = 60;
@@ -60,63 +62,153 @@ const MARKUP = /[&<>\r]/g;
 const FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;" };
 
-function inlineString(reference: string, text: string, style: string): string {
-  if (!NEEDS_ESCAPING.test(text))
-    return `<c r="${reference}"${style} t="inlineStr"><is><t>${text}</t></is></c>`;
+/** A cell's text element. */
+function textXml(text: string): string {
+  if (!NEEDS_ESCAPING.test(text)) return `<t>${text}</t>`;
   const escaped = text.replace(FORBIDDEN, "").replace(MARKUP, (character) => ENTITIES[character]);
-  return `<c r="${reference}"${style} t="inlineStr"><is><t xml:space="preserve">${escaped}</t></is></c>`;
+  return `<t xml:space="preserve">${escaped}</t>`;
 }
 
-function rowXml(letters: string[], number: number, cells: DeliveryRow, header = false): string {
-  let xml = header ? `<row r="${number}" s="1" customFormat="1">` : `<row r="${number}">`;
+function inlineString(reference: string, text: string, style: string): string {
+  return `<c r="${reference}"${style} t="inlineStr"><is>${textXml(text)}</is></c>`;
+}
+
+function headerXml(letters: string[], headers: string[]): string {
+  let xml = '<row r="1" s="1" customFormat="1">';
   for (let index = 0; index < letters.length; index++) {
-    const text = cells[index];
-    // An empty cell is left out, as Excel does.
-    if (text) xml += inlineString(`${letters[index]}${number}`, text, header ? ' s="1"' : "");
+    if (headers[index]) xml += inlineString(`${letters[index]}1`, headers[index], ' s="1"');
   }
   return `${xml}</row>`;
 }
 
-/** The worksheet's XML, in parts of about one batch each. */
-async function* sheetXml(columns: Column[], batches: AsyncGenerator<DeliveryRow[]>): AsyncGenerator<string> {
-  const letters = columns.map((_, index) => columnLetter(index));
-  const lastColumn = letters[letters.length - 1];
-  let number = 1;
-  let started = false;
-  const start = (sample: DeliveryRow[]) => {
-    // Column widths come before the rows in the file, so they are measured on the first batch
-    // (the rows are alike: the same package's columns).
-    const cols = columnWidths(columns, sample)
+// Bytes that send a cell through textXml: markup, CR, control characters and 0xEF (the first byte
+// of U+FFFE and U+FFFF, and of other characters, which textXml then leaves as they are).
+const SPECIAL = new Uint8Array(256);
+for (const character of "&<>\r") SPECIAL[character.charCodeAt(0)] = 1;
+for (let byte = 0; byte < 32; byte++) if (byte !== 9 && byte !== 10) SPECIAL[byte] = 1;
+SPECIAL[0xef] = 1;
+// Bytes a cell cannot start or end with and be written as it is: ASCII white space, and any byte
+// of a non-ASCII character (it may be white space too).
+const EDGE = new Uint8Array(256);
+for (const byte of [9, 10, 11, 12, 13, 32]) EDGE[byte] = 1;
+for (let byte = 0x80; byte < 256; byte++) EDGE[byte] = 1;
+const CELL_MIDDLE = Buffer.from('" t="inlineStr"><is>');
+const CELL_END = Buffer.from("</is></c>");
+const TEXT = Buffer.from("<t>");
+const TEXT_END = Buffer.from("</t>");
+const ROW_START = Buffer.from('<row r="');
+const ROW_MIDDLE = Buffer.from('">');
+const ROW_END = Buffer.from("</row>");
+// The most a cell's XML adds to its text: the markup above with a 7-digit row number, and
+// xml:space="preserve"; escaping makes the text at most five times longer ("&" is "&amp;").
+const CELL_OVERHEAD = 96;
+const CELL_GROWTH = 5;
+// Widths are measured on the first rows (the rows are alike: the same package's columns), gathered
+// before the sheet starts: column widths come before the rows in the file.
+const SAMPLE_ROWS = 500;
+const SAMPLE_BYTES = 64 * 1024;
+
+function copyInto(target: Buffer, at: number, source: Buffer): number {
+  for (let index = 0; index < source.length; index++) target[at + index] = source[index];
+  return at + source.length;
+}
+
+/** Writes the worksheet's XML from COPY's binary rows, a cell at a time, without decoding them. */
+class CopySheetXml extends CopyRows {
+  private readonly letters: string[];
+  private readonly cellStarts: Buffer[];
+  private number = 1;
+  private readonly digits = new Uint8Array(10);
+
+  constructor(private readonly columns: Column[]) {
+    // Output may run a megabyte ahead of compression (zip-stream.ts), so both keep working.
+    super(SAMPLE_BYTES, 1024 * 1024);
+    this.letters = columns.map((_, index) => columnLetter(index));
+    this.cellStarts = this.letters.map((letter) => Buffer.from(`<c r="${letter}`));
+  }
+
+  protected override start(data: Buffer, at: number): void {
+    const cols = columnWidths(this.columns, decodeRows(data, at, SAMPLE_ROWS))
       .map((width, index) => `<col min="${index + 1}" max="${index + 1}" width="${width}" customWidth="1"/>`)
       .join("");
-    started = true;
     // The header row stays in view while scrolling (a frozen pane below row 1).
-    return (
+    const head =
       `${XML_DECLARATION}<worksheet xmlns="${MAIN}" xmlns:r="${RELATIONSHIPS}"><sheetViews><sheetView workbookViewId="0">` +
       `<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A2" sqref="A2"/>` +
       `</sheetView></sheetViews><sheetFormatPr defaultRowHeight="15"/><cols>${cols}</cols><sheetData>` +
-      rowXml(
-        letters,
-        number++,
-        columns.map((column) => column.header),
-        true,
-      )
-    );
-  };
-  for await (const rows of batches) {
-    let xml = started ? "" : start(rows);
-    for (const row of rows) xml += rowXml(letters, number++, row);
-    yield xml;
+      headerXml(
+        this.letters,
+        this.columns.map((column) => column.header),
+      );
+    this.writeText(head);
   }
-  yield `${started ? "" : start([])}</sheetData><autoFilter ref="A1:${lastColumn}1"/></worksheet>`;
+
+  protected override finish(): void {
+    this.writeText(
+      `</sheetData><autoFilter ref="A1:${this.letters[this.letters.length - 1]}1"/></worksheet>`,
+    );
+  }
+
+  protected override row(data: Buffer, fields: number): void {
+    const { starts, lengths, cellStarts, digits } = this;
+    // The row number's digits, at the end of `digits` from `first` on.
+    let first = digits.length;
+    for (let rest = ++this.number; rest > 0; rest = Math.floor(rest / 10)) digits[--first] = 48 + (rest % 10);
+    this.reserve(
+      32 +
+        fields * CELL_OVERHEAD +
+        CELL_GROWTH * (starts[fields - 1] + Math.max(lengths[fields - 1], 0) - starts[0]),
+    );
+    const out = this.out;
+    let written = copyInto(out, this.written, ROW_START);
+    for (let index = first; index < digits.length; index++) out[written++] = digits[index];
+    written = copyInto(out, written, ROW_MIDDLE);
+    for (let field = 0; field < fields && field < cellStarts.length; field++) {
+      const length = lengths[field];
+      // An empty cell is left out, as Excel does.
+      if (length <= 0) continue;
+      const cell = starts[field];
+      written = copyInto(out, written, cellStarts[field]);
+      for (let index = first; index < digits.length; index++) out[written++] = digits[index];
+      written = copyInto(out, written, CELL_MIDDLE);
+      const mark = written;
+      let plain = !EDGE[data[cell]] && !EDGE[data[cell + length - 1]];
+      if (plain) {
+        written = copyInto(out, written, TEXT);
+        for (let index = 0; index < length; index++) {
+          const byte = data[cell + index];
+          if (SPECIAL[byte]) {
+            plain = false;
+            break;
+          }
+          out[written + index] = byte;
+        }
+      }
+      // A cell that needs a look is redone from its text (over what was written of it).
+      written = plain
+        ? copyInto(out, written + length, TEXT_END)
+        : mark + out.write(textXml(data.toString("utf8", cell, cell + length)), mark);
+      written = copyInto(out, written, CELL_END);
+    }
+    this.written = copyInto(out, written, ROW_END);
+  }
+
+  private writeText(text: string): void {
+    const bytes = Buffer.from(text);
+    this.reserve(bytes.length);
+    this.written += bytes.copy(this.out, this.written);
+  }
 }
 
-export function xlsxStream(
+/** The workbook around the sheet `sheet` writes, zipped as it goes. */
+function workbookStream(
   columns: Column[],
-  batches: AsyncGenerator<DeliveryRow[]>,
+  // Writes COPY's output into the sheet; a failure destroys the sheet rather than rejecting.
+  fill: (sheet: CopySheetXml) => Promise<void>,
 ): ReadableStream<Uint8Array> {
   const output = new PassThrough();
   const zip = new ZipWriter(output);
+  const sheet = new CopySheetXml(columns);
   void (async () => {
     try {
       zip.addStored("[Content_Types].xml", CONTENT_TYPES);
@@ -124,12 +216,38 @@ export function xlsxStream(
       zip.addStored("xl/workbook.xml", workbookXml(columnLetter(columns.length - 1)));
       zip.addStored("xl/_rels/workbook.xml.rels", WORKBOOK_RELS);
       zip.addStored("xl/styles.xml", STYLES);
-      // Leaving sheetXml early (the buyer went away) closes the batch reader too.
-      await zip.addDeflated("xl/worksheets/sheet1.xml", sheetXml(columns, batches));
+      // Leaving the sheet early (the buyer went away) destroys it, which stops what fills it.
+      await Promise.all([zip.addDeflated("xl/worksheets/sheet1.xml", sheet), fill(sheet)]);
       if (!output.destroyed) zip.finish();
     } catch (error) {
       output.destroy(error as Error);
     }
   })();
   return Readable.toWeb(output) as ReadableStream<Uint8Array>;
+}
+
+/** The order's leads as an Excel workbook, streamed out of COPY. */
+export function orderXlsxStream(orderId: string, columns: Column[]): ReadableStream<Uint8Array> {
+  return workbookStream(columns, (sheet) => copyOrderLeads(orderId, columns, sheet));
+}
+
+/** Rows given as text as an Excel workbook, through the same writer (encoded as COPY sends them). */
+export function xlsxStream(
+  columns: Column[],
+  batches: AsyncIterable<DeliveryRow[]>,
+): ReadableStream<Uint8Array> {
+  return workbookStream(columns, async (sheet) => {
+    let first = true;
+    try {
+      for await (const rows of batches) {
+        if (sheet.destroyed) return;
+        sheet.write(encodeRows(rows, first, false));
+        first = false;
+        await drainedOrClosed(sheet);
+      }
+      sheet.end(encodeRows([], first, true));
+    } catch (error) {
+      sheet.destroy(error as Error);
+    }
+  });
 }

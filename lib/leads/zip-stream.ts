@@ -1,6 +1,6 @@
 import "server-only";
-import { crc32, constants, createDeflateRaw } from "node:zlib";
-import type { Writable } from "node:stream";
+import { crc32, constants, createDeflateRaw, type ZlibOptions } from "node:zlib";
+import type { TransformOptions, Writable } from "node:stream";
 
 // A minimal streaming ZIP writer, enough for an XLSX package: small entries stored whole, one large
 // entry deflated as it is produced (its sizes and CRC follow it in a data descriptor), then the
@@ -91,10 +91,10 @@ export class ZipWriter {
   }
 
   /**
-   * A large entry, deflated as `parts` yields its text. Waits for the output to drain between parts,
+   * A large entry, deflated as `parts` yields its text or bytes. Waits for the output to drain between parts,
    * so a slow reader holds back the producer rather than filling memory.
    */
-  async addDeflated(name: string, parts: AsyncIterable<string>): Promise<void> {
+  async addDeflated(name: string, parts: AsyncIterable<string | Buffer>): Promise<void> {
     const entry: Entry = {
       name: Buffer.from(name),
       crc: 0,
@@ -107,7 +107,15 @@ export class ZipWriter {
     this.write(this.localHeader(entry));
     // The fastest level: the sheet's XML is repetitive, so it already shrinks about tenfold, and the
     // higher levels cost several times the CPU for a few percent less.
-    const deflate = createDeflateRaw({ level: constants.Z_BEST_SPEED });
+    // Compression runs on another thread: a megabyte queued for it lets the next part be written
+    // meanwhile, rather than each waiting for the one before to be compressed; it hands back its
+    // output in larger pieces than the default 16 KB, each piece costing a trip between threads.
+    const options: ZlibOptions & TransformOptions = {
+      level: constants.Z_BEST_SPEED,
+      chunkSize: 256 * 1024,
+      writableHighWaterMark: 1024 * 1024,
+    };
+    const deflate = createDeflateRaw(options);
     deflate.on("data", (chunk: Buffer) => {
       entry.compressed += chunk.length;
       this.write(chunk);
@@ -116,9 +124,9 @@ export class ZipWriter {
       deflate.on("end", resolve);
       deflate.on("error", reject);
     });
-    for await (const text of parts) {
+    for await (const part of parts) {
       if (this.output.destroyed) break;
-      const data = Buffer.from(text);
+      const data = typeof part === "string" ? Buffer.from(part) : part;
       entry.crc = crc32(data, entry.crc);
       entry.size += data.length;
       if (!deflate.write(data)) await new Promise((resolve) => deflate.once("drain", resolve));

@@ -265,6 +265,22 @@ describe("GET /api/leads/download/{paymentId}", () => {
     expect(again.bytes.equals(whole)).toBe(true);
   });
 
+  it("gives the COPY connection back when the buyer leaves an Excel download midway", async () => {
+    const { key } = await buyAndPay(big, "starter");
+    for (let i = 0; i < 12; i++) {
+      const response = await call(download, `/api/leads/download/${key}?format=xlsx`, {
+        params: { id: key },
+      });
+      const reader = response.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+    }
+    const again = await fetchFile(key, "xlsx");
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(again.bytes as unknown as ArrayBuffer);
+    expect(workbook.getWorksheet("Leads")!.rowCount).toBeGreaterThan(1);
+  });
+
   it("never serves one order's leads through another order's id", async () => {
     const a = await buyAndPay(small, "starter");
     const b = await buyAndPay(big, "starter");

@@ -1,10 +1,9 @@
 import { attachmentHeaders, CONTENT_TYPES, CSV_TYPE } from "@/lib/api/attachment";
 import { clientAddress } from "@/lib/api/client-address";
 import { route } from "@/lib/api/handler";
-import { orderLeadBatches } from "@/lib/leads/delivery";
 import { PACKAGE_COLUMNS } from "@/lib/packages";
 import { csvStream } from "@/lib/leads/export-csv";
-import { xlsxStream } from "@/lib/leads/export-xlsx";
+import { orderXlsxStream } from "@/lib/leads/export-xlsx";
 import { orderForDownload } from "@/lib/orders/checkout";
 import { downloadQuery, paymentIdParams } from "@/lib/schemas/payment";
 
@@ -17,9 +16,7 @@ export const GET = route(
     const order = await orderForDownload(params.id, { clientIp: clientAddress(request.headers) });
     const columns = PACKAGE_COLUMNS[order.packageType];
     const xlsx = query.format === "xlsx";
-    const stream = xlsx
-      ? xlsxStream(columns, orderLeadBatches(order.id, columns))
-      : csvStream(order.id, columns);
+    const stream = xlsx ? orderXlsxStream(order.id, columns) : csvStream(order.id, columns);
     const type = xlsx ? CONTENT_TYPES.xlsx : CSV_TYPE;
     return new Response(stream, {
       headers: {
