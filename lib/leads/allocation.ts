@@ -13,6 +13,8 @@ export type FreshLeadFilter = {
   country: Location;
   /** Leads already delivered in this order are never given to it again. */
   notInOrderId?: string;
+  /** Addresses the buyer reported as invalid (lower-cased): never given as their replacements. */
+  notEmails?: string[];
 };
 
 /** `SELECT id, verified_at` of at most `limit` sellable leads, best first, to embed in a statement. */
@@ -29,6 +31,7 @@ export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.
       Prisma.sql`id NOT IN (SELECT lead_id FROM order_leads WHERE order_id = ${filter.notInOrderId}::uuid)`,
     );
   }
+  if (filter.notEmails?.length) where.push(Prisma.sql`email <> ALL(${filter.notEmails}::text[])`);
   return Prisma.sql`SELECT id, verified_at FROM leads WHERE ${Prisma.join(where, " AND ")}
     ORDER BY verified_at DESC, id LIMIT ${limit}::int`;
 }

@@ -33,7 +33,6 @@ type LockedOrder = {
   lead_count: number;
   location: Location;
   paid_at: Date | null;
-  download_expires_at: Date | null;
 };
 
 type Delivered = { position: number; lead_id: bigint; email: string };
@@ -43,9 +42,6 @@ const DAY_MS = 24 * 3600 * 1000;
 function windowClosed(order: LockedOrder, now: Date): string | null {
   if (now.getTime() > order.paid_at!.getTime() + REPLACEMENT_DAYS * DAY_MS) {
     return `Replacement claims can be filed within ${REPLACEMENT_DAYS} days of payment; this order's window has closed.`;
-  }
-  if (!order.download_expires_at || now.getTime() > order.download_expires_at.getTime()) {
-    return `This order's link has expired. Get a new link at ${env().PUBLIC_BASE_URL}/orders ("Find my orders") and file the claim from there.`;
   }
   return null;
 }
@@ -99,7 +95,7 @@ export async function claimReplacement(
 
   return transaction(async (tx) => {
     const [order] = await tx.$queryRaw<LockedOrder[]>`
-      SELECT id, category_id, lead_title, package_type::text, lead_count, location::text, paid_at, download_expires_at
+      SELECT id, category_id, lead_title, package_type::text, lead_count, location::text, paid_at
         FROM orders WHERE id = ${known.id}::uuid FOR UPDATE`;
     if (!order?.paid_at) throw notFound("Order not found");
     const closed = windowClosed(order, now);
@@ -135,7 +131,7 @@ export async function claimReplacement(
     });
 
     const fresh = await tx.$queryRaw<{ id: bigint }[]>`
-      SELECT id FROM (${freshLeadsQuery({ categoryId: order.category_id, country: order.location, notInOrderId: order.id }, counted)}) AS fresh`;
+      SELECT id FROM (${freshLeadsQuery({ categoryId: order.category_id, country: order.location, notInOrderId: order.id, notEmails: reported }, counted)}) AS fresh`;
     const positions = delivered.slice(0, fresh.length).map((row) => row.position);
     await tx.$executeRaw`
       UPDATE order_leads ol SET lead_id = swap.lead_id
