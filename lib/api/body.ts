@@ -38,8 +38,8 @@ export async function readBoundedText(request: Request, maxBytes = MAX_JSON_BYTE
 }
 
 /** Reads a JSON body ({} when empty), refusing it with 413 once it passes the limit (declared or streamed). */
-export async function readJsonBody(request: Request): Promise<unknown> {
-  const text = await readBoundedText(request);
+export async function readJsonBody(request: Request, maxBytes?: number): Promise<unknown> {
+  const text = await readBoundedText(request, maxBytes);
   if (!text.trim()) return {};
   try {
     return JSON.parse(text);

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Readable } from "node:stream";
-import { declaredLength, readBoundedText } from "@/lib/api/body";
+import { declaredLength, readJsonBody } from "@/lib/api/body";
 import { fieldErrors } from "@/lib/schemas/common";
 import { consumeUploadedFile, isMultipart } from "@/lib/api/multipart";
 import { AppError, badRequest, tooLarge } from "@/lib/errors";
@@ -51,14 +51,7 @@ export async function readClaimAddresses(request: Request): Promise<string[]> {
   if (mediaType !== "application/json") {
     throw new AppError(415, "Send the claim as application/json or as a multipart/form-data CSV upload");
   }
-  const text = await readBoundedText(request, MAX_JSON_BYTES);
-  let json: unknown;
-  try {
-    json = text.trim() ? JSON.parse(text) : {};
-  } catch {
-    throw badRequest("Request body must be valid JSON");
-  }
-  const parsed = replacementBody.safeParse(json);
+  const parsed = replacementBody.safeParse(await readJsonBody(request, MAX_JSON_BYTES));
   if (!parsed.success) throw badRequest("Invalid input", fieldErrors(parsed.error));
   return parsed.data.emails;
 }
