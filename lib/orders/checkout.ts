@@ -3,7 +3,7 @@ import { z } from "zod";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import { assertWithinLimit, takeToken } from "@/lib/api/throttle";
 import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
-import { db } from "@/lib/db";
+import { db, transaction } from "@/lib/db";
 import { env } from "@/lib/env";
 import { findCategory } from "@/lib/categories/public";
 import { DOWNLOAD_KEY_PATTERN } from "@/lib/orders/key";
@@ -11,7 +11,7 @@ import { orderViewSelect, toOrderView, type OrderView } from "@/lib/orders/view"
 import { getPackage, type PackageId } from "@/lib/packages";
 import { getPaymentProvider } from "@/lib/payments";
 import { ProviderError, type PaymentProvider, type ProviderPayment } from "@/lib/payments/provider";
-import { applyPayment } from "@/lib/orders/settle";
+import { applyPayment, recordEvent } from "@/lib/orders/settle";
 import { isFinalStatus } from "@/lib/orders/status";
 
 // Orders and their payments. "Paid" is represented by `paidAt` being set (with `status` holding the
@@ -343,14 +343,12 @@ export async function orderForDownload(key: string, caller: Caller): Promise<Ord
 export async function cancelCheckout(key: string, caller: Caller): Promise<PaymentStatusAnswer> {
   const order = await findByKey(key, caller);
   if (!order) throw notFound("Order not found");
-  const cancelled = await db().order.updateMany({
-    where: { id: order.id, paidAt: null, providerPaymentId: null, status: { in: ["pending", "waiting"] } },
-    data: { status: "cancelled" },
-  });
-  if (cancelled.count > 0) {
-    await db().orderEvent.create({
-      data: { orderId: order.id, status: "cancelled", note: "Buyer cancelled the invoice" },
+  await transaction(async (tx) => {
+    const cancelled = await tx.order.updateMany({
+      where: { id: order.id, paidAt: null, providerPaymentId: null, status: { in: ["pending", "waiting"] } },
+      data: { status: "cancelled" },
     });
-  }
+    if (cancelled.count > 0) await recordEvent(tx, order.id, "cancelled", "Buyer cancelled the invoice");
+  });
   return paymentStatus(key, caller);
 }

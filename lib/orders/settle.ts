@@ -94,7 +94,7 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
     await tx.$executeRaw`SELECT 1 FROM orders WHERE id = ${orderId}::uuid FOR UPDATE`;
     const order = await tx.order.findUnique({
       where: { id: orderId },
-      select: { ...orderViewSelect, buyerEmail: true },
+      select: orderViewSelect,
     });
     if (!order) return;
     if (order.paidAt) {
@@ -115,6 +115,7 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
     });
     if (paid) {
       const now = new Date();
+      const allocated = await allocateLeads(tx, order);
       await tx.order.update({
         where: { id: orderId },
         data: {
@@ -122,20 +123,15 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
           status: payment.status,
           paidAt: now,
           downloadExpiresAt: new Date(now.getTime() + DOWNLOAD_DAYS * 86_400_000),
-          lastError: null,
+          // Leads removed between sale and payment: the order delivers what exists; the admin sees why.
+          lastError:
+            allocated < order.leadCount
+              ? `Only ${allocated} of ${order.leadCount} leads were available at payment`
+              : null,
         },
         select: { id: true },
       });
       await recordEvent(tx, orderId, payment.status, "Paid");
-      const allocated = await allocateLeads(tx, order);
-      if (allocated < order.leadCount) {
-        // Leads were removed between sale and payment: deliver what exists and tell the admin.
-        await tx.order.update({
-          where: { id: orderId },
-          data: { lastError: `Only ${allocated} of ${order.leadCount} leads were available at payment` },
-          select: { id: true },
-        });
-      }
       await queueSaleNotification(tx, {
         id: order.id,
         leadTitle: order.leadTitle,
@@ -144,7 +140,7 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
         amount: order.amount.toFixed(2),
         currency: order.currency,
       });
-      if (order.buyerEmail) await queueReceipt(tx, orderId);
+      await queueReceipt(tx, orderId);
       return;
     }
     // A paid status that does not pay for the order (too little arrived, another currency) is
