@@ -1,5 +1,3 @@
-"use client";
-
 import { BadgeCheckIcon, MapPinIcon, RefreshCwIcon, UsersIcon } from "lucide-react";
 import Image from "next/image";
 import { Breadcrumb } from "@/components/category/breadcrumb";

@@ -28,7 +28,9 @@ export async function categoryMetadata(id: string, location: Location): Promise<
     console.error("Category metadata: could not read the category", error);
     return undefined;
   });
-  if (!category) return { title: category === null ? "Category Not Found" : "Lead Category" };
+  if (category === undefined) return { title: "Lead Category" };
+  // Not offered in a country where it has no leads: the page is a 404, and so is its title.
+  if (!category || category.countByLocation[location] === 0) return { title: "Category Not Found" };
   const title = `${listTitle(category.title, location)}: Verified B2B Leads`;
   const description = `Buy verified ${category.title} professional leads in the ${location}: ${category.countByLocation[location].toLocaleString("en-US")} contacts available, 93% accuracy, updated weekly, instant CSV & Excel download from $10.`;
   return pageMetadata({ title, description, path: categoryPath(category._id, location) });

@@ -2,9 +2,6 @@ import type { SaleFilter } from "@/lib/schemas/admin";
 
 // Every TanStack Query key in one place, so a mutation invalidates exactly what a query reads.
 
-/** Shared with the server, which pre-fills this key so the browser does not fetch the list again. */
-export const categoriesQueryKey = ["categories"] as const;
-
 export const adminKeys = {
   all: ["admin"] as const,
   stats: ["admin", "stats"] as const,

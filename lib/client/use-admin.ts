@@ -3,7 +3,7 @@
 // One hook per admin resource. Every mutation invalidates the cached lists it affects.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { adminJson, adminRequest, adminSend, getAdminToken } from "@/lib/client/use-admin-token";
-import { adminKeys, categoriesQueryKey } from "@/lib/client/query-keys";
+import { adminKeys } from "@/lib/client/query-keys";
 import type { CategoryDto } from "@/lib/schemas/category";
 import type { PrivacyRequestDto } from "@/lib/schemas/privacy";
 import type {
@@ -143,8 +143,6 @@ function useCategoryMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
         queryClient.invalidateQueries({ queryKey: adminKeys.categories }),
         queryClient.invalidateQueries({ queryKey: adminKeys.quarantine }),
         queryClient.invalidateQueries({ queryKey: adminKeys.stats }),
-        // The public category lists show the same titles and counts.
-        queryClient.invalidateQueries({ queryKey: categoriesQueryKey }),
       ]),
   });
 }
