@@ -131,7 +131,10 @@ function assertPasswordQueueOpen(): void {
 
 async function markSucceeded(attemptId: bigint): Promise<void> {
   await db().loginAttempt.update({ where: { id: attemptId }, data: { success: true }, select: { id: true } });
-  // Old attempts only matter for the window (and a day of alerts); keep the table small.
+}
+
+/** Drops attempts older than a day: they only matter for the window (and a day of alerts). */
+export async function pruneLoginAttempts(): Promise<void> {
   await db().loginAttempt.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - 86_400_000) } } });
 }
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { pruneThrottleEvents } from "@/lib/api/throttle";
+import { pruneLoginAttempts } from "@/lib/auth/login";
 import { db, transaction } from "@/lib/db";
 import { getPaymentProvider } from "@/lib/payments";
 import { expirePrivacyRequests } from "@/lib/privacy/requests";
@@ -63,11 +64,13 @@ export async function reconcilePendingOrders(now = new Date()): Promise<number> 
   return rows.length;
 }
 
+/** The periodic upkeep, every few minutes: orders and privacy requests, and the old rows of the limits. */
 export async function runOrderMaintenance(now = new Date()): Promise<void> {
   await expireStaleOrders(now);
   await expirePrivacyRequests(now);
   await reconcilePendingOrders(now);
   await pruneThrottleEvents();
+  await pruneLoginAttempts();
 }
 
 const INTERVAL_MS = RECHECK_MINUTES * 60 * 1000;
