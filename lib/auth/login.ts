@@ -1,9 +1,8 @@
 import "server-only";
 import { db, transaction, type Tx } from "@/lib/db";
 import { AppError, badRequest, minutesText, tooManyRequests } from "@/lib/errors";
-import { BusyError } from "@/lib/concurrency";
 import { deviceCookie, trustedDevice } from "@/lib/auth/device";
-import { passwordChecksSaturated } from "@/lib/auth/password";
+import { assertPasswordCheckAvailable } from "@/lib/auth/password";
 import { hashPassword, signAdminToken, verifyPassword } from "@/lib/auth/session";
 import { countRecentMails, queueMail } from "@/lib/mail/outbox";
 import { env } from "@/lib/env";
@@ -122,13 +121,6 @@ function tooManyAttempts(retry: number): AppError {
   return tooManyRequests(`Too many failed sign-in attempts. Try again in ${minutesText(retry)}.`, retry);
 }
 
-/** Refuses at once when the password queue is full, before the attempt is counted against anyone. */
-function assertPasswordQueueOpen(): void {
-  if (passwordChecksSaturated()) {
-    throw new BusyError("The server is busy checking passwords. Please try again in a few seconds.", 5);
-  }
-}
-
 async function markSucceeded(attemptId: bigint): Promise<void> {
   await db().loginAttempt.update({ where: { id: attemptId }, data: { success: true }, select: { id: true } });
 }
@@ -149,7 +141,7 @@ export async function login(
   cookie: string | undefined,
 ): Promise<{ token: string; deviceCookie: string }> {
   const email = emailInput.trim().toLowerCase();
-  assertPasswordQueueOpen();
+  assertPasswordCheckAvailable();
   const device = await trustedDevice(cookie, email);
   const attempt = await reserveAttempt(email, { ip, device });
   if ("retry" in attempt) throw tooManyAttempts(attempt.retry);
@@ -180,7 +172,7 @@ export async function changePassword(
     select: { email: true, passwordHash: true },
   });
   if (!admin) throw invalidCredentials();
-  assertPasswordQueueOpen();
+  assertPasswordCheckAvailable();
   const device = await trustedDevice(cookie, admin.email);
   const attempt = await reserveAttempt(admin.email, { ip, device });
   if ("retry" in attempt) throw tooManyAttempts(attempt.retry);

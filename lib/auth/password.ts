@@ -9,15 +9,13 @@ export const BCRYPT_COST = 12;
 // time in total (one thread does the work) but interleave their slices, so every other request
 // waits behind all of them: one at a time, the rest queued, keeps the site answering during a
 // burst of sign-ins. A full queue (about 5 s of work) is refused rather than grown.
-const hashing = new Limiter(
-  1,
-  20,
-  () => new BusyError("The server is busy checking passwords. Please try again in a few seconds.", 5),
-);
+const passwordsBusy = () =>
+  new BusyError("The server is busy checking passwords. Please try again in a few seconds.", 5);
+const hashing = new Limiter(1, 20, passwordsBusy);
 
-/** Whether a new password check would be refused right now (checked before counting an attempt). */
-export function passwordChecksSaturated(): boolean {
-  return hashing.full;
+/** Refuses at once (503) when a new password check would be: before an attempt is counted against anyone. */
+export function assertPasswordCheckAvailable(): void {
+  if (hashing.full) throw passwordsBusy();
 }
 
 export function hashPassword(password: string): Promise<string> {
