@@ -51,7 +51,6 @@ const nextConfig: NextConfig = {
   // The stylesheet is linked, not inlined (experimental.inlineCss): inlined, it appeared three
   // times in each page (a <style> and twice in the RSC payload), 65 KB of gzipped HTML for the home
   // page instead of 25 KB, and every page repeated it; linked, it is downloaded once and cached.
-  // /category/{id}?package={package}: each package's page is its own cached page (see the page).
   async rewrites() {
     // Each country and package of a category page is its own cached page (app/(site)/category/[id]/
     // list/[location]/[package]); the public address keeps its query. The most specific rule first.

@@ -36,8 +36,6 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
-        {/* No TooltipProvider here: each Tooltip mounts its own (same delays), so pages without a
-            tooltip do not load Radix Tooltip and its positioning code. */}
         {/* No QueryClientProvider here either: React Query is loaded only by the pages that use it
             (app/providers.tsx), so the home page and the static pages ship without it. */}
         {children}

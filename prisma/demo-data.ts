@@ -5,6 +5,7 @@
 // docs/product-rules.md ("Demo data") lists what the tests hold this to.
 import type { Pool, PoolClient } from "pg";
 import { copyNewLeads, type Country, type LeadInput } from "../lib/leads/insert";
+import { pgTransaction } from "../lib/pg-transaction";
 import {
   CONTACTS_BY_SIZE,
   GENERIC_PROFILE,
@@ -529,18 +530,7 @@ export async function createCategoryWithLeads(
   leads: LeadMix,
   seed = 1,
 ): Promise<string> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    const id = await createFilled(client, category, leads, seed);
-    await client.query("COMMIT");
-    return id;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  return pgTransaction(pool, (client) => createFilled(client, category, leads, seed));
 }
 
 async function createFilled(
@@ -570,9 +560,7 @@ async function createFilled(
  * them row by row. (The table is locked meanwhile; a seed runs before the store serves.)
  */
 export async function seedDemoData(pool: Pool): Promise<{ categories: number; leads: number }> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  await pgTransaction(pool, async (client) => {
     const { rows: empty } = await client.query("SELECT 1 FROM leads LIMIT 1");
     const { rows: indexes } = await client.query<{ name: string; definition: string }>(
       `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
@@ -584,13 +572,7 @@ export async function seedDemoData(pool: Pool): Promise<{ categories: number; le
       await createFilled(client, category, category, index + 1);
     }
     for (const index of rebuilt) await client.query(index.definition);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
   const total = DEMO_CATEGORIES.reduce((sum, category) => sum + category.usa + category.uk, 0);
   return { categories: DEMO_CATEGORIES.length, leads: total };
 }

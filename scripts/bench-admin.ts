@@ -19,6 +19,7 @@ import { Pool } from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { startAppServer, type AppServer } from "../tests/support/app-server";
 import { createTestDatabase } from "../tests/support/database";
+import { median } from "./bench-stats";
 
 const APP_SECRET = "bench-secret-0123456789-0123456789-abcdef";
 const PORT = 46000 + Math.floor(Math.random() * 2000);
@@ -104,7 +105,6 @@ async function timeGet(token: string, url: string, runs = 20) {
   return { median: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95) - 1] };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const secs = (values: number[]) =>
   `median ${(median(values) / 1000).toFixed(2)} s (${values.map((ms) => (ms / 1000).toFixed(2)).join(", ")})`;
 

@@ -21,6 +21,7 @@ import { insertLeads } from "../lib/leads/insert";
 import { makeLeads } from "../prisma/demo-data";
 import { startAppServer, type AppServer } from "../tests/support/app-server";
 import { createTestDatabase } from "../tests/support/database";
+import { median } from "./bench-stats";
 
 const TOTAL_LEADS = Number(process.env.BENCH_LEADS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -166,7 +167,6 @@ async function timedCopy(pool: Pool, orderId: string): Promise<Download> {
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const spread = (values: number[]) =>
   `median ${seconds(median(values))} (best ${seconds(Math.min(...values))}, worst ${seconds(Math.max(...values))})`;
 

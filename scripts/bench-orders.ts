@@ -11,6 +11,7 @@ import { startAppServer } from "../tests/support/app-server";
 import { fromAddress } from "../tests/support/client";
 import { createTestDatabase } from "../tests/support/database";
 import { startNowPaymentsStandin } from "../tests/support/nowpayments-standin";
+import { median } from "./bench-stats";
 
 const port = Number(process.env.BENCH_PORT ?? 43_950);
 const base = `http://127.0.0.1:${port}`;
@@ -30,8 +31,6 @@ function timeToFirstByte(path: string): Promise<{ ms: number; status: number }> 
     request.on("error", reject);
   });
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main(): Promise<void> {
   const database = await createTestDatabase("leadmarket_bench_orders");

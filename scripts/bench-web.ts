@@ -26,6 +26,7 @@ import { chromium, type Browser } from "playwright-core";
 import { Pool } from "pg";
 import { seedDemoData } from "../prisma/demo-data";
 import { createTestDatabase } from "../tests/support/database";
+import { median } from "./bench-stats";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROME_FLAGS = [
@@ -77,11 +78,6 @@ async function waitFor(url: string, server: ChildProcess): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`${url} did not answer within 60 s`);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 // The baselines, each its own process as the app is. The static server answers every path with the

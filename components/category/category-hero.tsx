@@ -1,8 +1,8 @@
 import { BadgeCheckIcon, MapPinIcon, RefreshCwIcon, UsersIcon } from "lucide-react";
-import Image from "next/image";
 import { Breadcrumb } from "@/components/category/breadcrumb";
 import { freshnessText } from "@/components/category/freshness";
-import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { StaticImage } from "@/components/ui/static-image";
+import { Tooltip } from "@/components/ui/tooltip";
 import { LOCATION_NAMES, listTitle, type Location } from "@/lib/categories/location";
 
 const number = new Intl.NumberFormat("en-US");
@@ -40,19 +40,14 @@ export function CategoryHero({
               {LOCATION_NAMES[location]}
             </li>
             <li>
-              <Tooltip>
-                <TooltipTrigger asChild>
-                  <button
-                    type="button"
-                    className="flex items-center gap-2 rounded-md underline decoration-dotted underline-offset-4"
-                  >
-                    <BadgeCheckIcon className="size-4 text-success" aria-hidden="true" />
-                    100% Verified
-                  </button>
-                </TooltipTrigger>
-                <TooltipContent>
-                  Every lead is checked before delivery; most were verified within the last 30 days.
-                </TooltipContent>
+              <Tooltip content="Every lead is checked before delivery; most were verified within the last 30 days.">
+                <button
+                  type="button"
+                  className="flex items-center gap-2 rounded-md underline decoration-dotted underline-offset-4"
+                >
+                  <BadgeCheckIcon className="size-4 text-success" aria-hidden="true" />
+                  100% Verified
+                </button>
               </Tooltip>
             </li>
             <li className="flex items-center gap-2">
@@ -69,7 +64,7 @@ export function CategoryHero({
           </p>
         </div>
         <div className="relative hidden aspect-[16/9] w-72 overflow-hidden rounded-2xl border shadow-lg md:block lg:w-96">
-          <Image src={image} alt="" fill unoptimized priority sizes="384px" className="object-cover" />
+          <StaticImage src={image} alt="" fill priority className="object-cover" />
         </div>
       </div>
     </section>

@@ -13,13 +13,8 @@ import { pageMetadata } from "@/components/site/metadata";
 import { SITE_NAME } from "@/lib/site";
 import { siteUrl } from "@/lib/env";
 import { cachedLeadPreviews } from "@/lib/categories/cached-reads";
-import { DEFAULT_LOCATION, LOCATION_NAMES, listTitle, type Location } from "@/lib/categories/location";
+import { categoryHref, LOCATION_NAMES, listTitle, type Location } from "@/lib/categories/location";
 import { PACKAGES, type LeadPackage } from "@/lib/packages";
-
-/** A category page's public address: the USA list needs no query. */
-function categoryPath(id: string, location: Location): string {
-  return location === DEFAULT_LOCATION ? `/category/${id}` : `/category/${id}?location=${location}`;
-}
 
 /** The metadata of a category page for one country, whichever package it shows. */
 export async function categoryMetadata(id: string, location: Location): Promise<Metadata> {
@@ -33,7 +28,7 @@ export async function categoryMetadata(id: string, location: Location): Promise<
   if (!category || category.countByLocation[location] === 0) return { title: "Category Not Found" };
   const title = `${listTitle(category.title, location)}: Verified B2B Leads`;
   const description = `Buy verified ${category.title} professional leads in the ${location}: ${category.countByLocation[location].toLocaleString("en-US")} contacts available, 93% accuracy, updated weekly, instant CSV & Excel download from $10.`;
-  return pageMetadata({ title, description, path: categoryPath(category._id, location) });
+  return pageMetadata({ title, description, path: categoryHref(category._id, location) });
 }
 
 /** A category page for one country, showing one package (the layout above checks the category). */
@@ -71,7 +66,6 @@ export async function CategoryPageBody({
   const base = siteUrl();
   const image = await loadCategoryImage(category._id);
   const buyer = { _id: category._id, title: category.title, count };
-  const place = location === DEFAULT_LOCATION ? "" : `&location=${location}`;
 
   return (
     <>
@@ -109,7 +103,7 @@ export async function CategoryPageBody({
               category.description ||
               `Verified B2B contact list of ${category.title} professionals in the ${LOCATION_NAMES[location]}.`,
             image: `${base}${image}`,
-            url: `${base}${categoryPath(category._id, location)}`,
+            url: `${base}${categoryHref(category._id, location)}`,
             category: "B2B lead lists",
             ...(category.updatedAt ? { dateModified: category.updatedAt } : {}),
             brand: { "@type": "Brand", name: SITE_NAME },
@@ -118,7 +112,7 @@ export async function CategoryPageBody({
               name: option.title,
               price: option.price.toFixed(2),
               priceCurrency: "USD",
-              url: `${base}/category/${category._id}?package=${option.id}${place}`,
+              url: `${base}${categoryHref(category._id, location, option.id)}`,
               availability:
                 count >= option.leadCount ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
               eligibleQuantity: { "@type": "QuantitativeValue", value: option.leadCount, unitText: "leads" },

@@ -59,7 +59,8 @@ export function CategorySections({
             <FeatureItem
               key={feature.text}
               feature={feature}
-              className="items-center rounded-lg border bg-card px-3 py-2 text-sm [&>svg]:mt-0"
+              align="center"
+              className="rounded-lg border bg-card px-3 py-2 text-sm"
             />
           ))}
         </ul>
@@ -109,9 +110,9 @@ export function CategorySections({
       {sample}
 
       <Block id="category-faq-title" title="FAQ">
-        <Accordion type="single" collapsible className="rounded-xl border bg-card px-5">
-          {categoryFaq(title).map((item, index) => (
-            <AccordionItem key={item.question} value={`category-faq-${index}`}>
+        <Accordion className="rounded-xl border bg-card px-5">
+          {categoryFaq(title).map((item) => (
+            <AccordionItem key={item.question} name="category-faq">
               <AccordionTrigger className="text-base">{item.question}</AccordionTrigger>
               <AccordionContent className="text-muted-foreground">{item.answer}</AccordionContent>
             </AccordionItem>

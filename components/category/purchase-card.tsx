@@ -3,7 +3,7 @@ import { FeatureItem } from "@/components/site/feature-item";
 import Link from "next/link";
 import { PurchaseActions } from "@/components/category/purchase-actions";
 import { Badge } from "@/components/ui/badge";
-import { DEFAULT_LOCATION, type Location } from "@/lib/categories/location";
+import { categoryHref, type Location } from "@/lib/categories/location";
 import { PACKAGES, type LeadPackage } from "@/lib/packages";
 import { cn } from "@/lib/utils";
 
@@ -20,7 +20,6 @@ export function PurchaseCard({
   pkg: LeadPackage;
   location: Location;
 }) {
-  const place = location === DEFAULT_LOCATION ? "" : `&location=${location}`;
   const rows = [
     { label: "Price per lead", value: `$${pkg.pricePerLead.toFixed(2)}` },
     { label: "Lead count", value: pkg.leadsLabel },
@@ -37,7 +36,7 @@ export function PurchaseCard({
         {PACKAGES.map((option) => (
           <Link
             key={option.id}
-            href={`/category/${category._id}?package=${option.id}${place}`}
+            href={categoryHref(category._id, location, option.id)}
             // The other packages are this same page, cached: fetched on click, not on sight.
             prefetch={false}
             replace

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { cn } from "@/lib/utils";
+import { clsx } from "clsx";
 
 // Space the sticky header takes above the card (top-24).
 const TOP_OFFSET_PX = 96;
@@ -30,7 +30,11 @@ export function StickyWhenFits({ className, children }: { className?: string; ch
   }, []);
 
   return (
-    <div ref={box} className={cn(className, fits && "lg:sticky lg:top-24 lg:self-start")} data-sticky={fits}>
+    <div
+      ref={box}
+      className={clsx(className, fits && "lg:sticky lg:top-24 lg:self-start")}
+      data-sticky={fits}
+    >
       {children}
     </div>
   );

@@ -1,4 +1,4 @@
-import Image from "next/image";
+import { StaticImage } from "@/components/ui/static-image";
 import { cn } from "@/lib/utils";
 
 // Fictional customer wordmarks, our own SVGs in public/logos.
@@ -19,12 +19,11 @@ export function CompanyLogoRow({ className, label }: { className?: string; label
     >
       {COMPANY_LOGOS.map((logo) => (
         <li key={logo.name}>
-          <Image
+          <StaticImage
             src={logo.src}
             alt={logo.name}
             width={logo.width}
             height={36}
-            unoptimized
             className="h-7 w-auto opacity-70 grayscale transition-opacity hover:opacity-100"
           />
         </li>

@@ -1,21 +1,17 @@
-import { cn } from "@/lib/utils";
-
 /** The eyebrow + heading + intro used at the top of every home page section. */
 export function SectionHeading({
   id,
   eyebrow,
   title,
   children,
-  className,
 }: {
   id: string;
   eyebrow: string;
   title: string;
   children?: React.ReactNode;
-  className?: string;
 }) {
   return (
-    <div className={cn("mx-auto max-w-2xl text-center", className)}>
+    <div className="mx-auto max-w-2xl text-center">
       <p className="text-sm font-semibold tracking-wide text-primary uppercase">{eyebrow}</p>
       <h2 id={id} className="mt-2 text-3xl font-bold sm:text-4xl">
         {title}

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Logo } from "@/components/site/logo";
 import { NAV_LINKS } from "@/lib/site";
 import { handleAnchorClick } from "@/components/site/scroll";
-import { cn } from "@/lib/utils";
+import { clsx } from "clsx";
 
 /** By design: the header turns translucent once the page is scrolled more than 50px. */
 export const SCROLL_THRESHOLD_PX = 50;
@@ -61,7 +61,7 @@ export function SiteHeader() {
   return (
     <header
       data-scrolled={scrolled}
-      className={cn(
+      className={clsx(
         "sticky top-0 z-40 w-full border-b transition-[background-color,border-color,box-shadow] duration-300",
         scrolled || menuOpen
           ? "border-border/60 bg-background/80 shadow-sm backdrop-blur-md supports-[backdrop-filter]:bg-background/70"

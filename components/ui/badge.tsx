@@ -1,34 +1,28 @@
 import * as React from "react";
-import { Slot } from "radix-ui";
 import { cva, type VariantProps } from "class-variance-authority";
 
-import { cn } from "@/lib/utils";
-
-const badgeVariants = cva(
-  "inline-flex w-fit shrink-0 items-center justify-center gap-1 overflow-hidden rounded-md border px-2 py-0.5 text-xs font-medium whitespace-nowrap transition-[color,box-shadow] focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none [&>svg]:pointer-events-none [&>svg]:size-3",
-  {
-    variants: {
-      variant: {
-        default: "border-transparent bg-primary text-primary-foreground [a&]:hover:bg-primary/90",
-        secondary: "border-transparent bg-secondary text-secondary-foreground [a&]:hover:bg-secondary/90",
-        destructive:
-          "border-transparent bg-destructive text-destructive-foreground [a&]:hover:bg-destructive/90",
-        outline: "text-foreground [a&]:hover:bg-accent [a&]:hover:text-accent-foreground",
-        success: "border-transparent bg-success text-success-foreground",
-        warning: "border-transparent bg-warning text-warning-foreground",
-      },
-    },
-    defaultVariants: {
-      variant: "default",
+// The classes are defined in app/globals.css (components layer), so a className given here wins
+// over them without class merging.
+const badgeVariants = cva("ui-badge", {
+  variants: {
+    variant: {
+      default: "ui-badge-default",
+      secondary: "ui-badge-secondary",
+      destructive: "ui-badge-destructive",
+      outline: "ui-badge-outline",
+      success: "ui-badge-success",
+      warning: "ui-badge-warning",
     },
   },
-);
+  defaultVariants: {
+    variant: "default",
+  },
+});
 
-type BadgeProps = React.ComponentProps<"span"> & VariantProps<typeof badgeVariants> & { asChild?: boolean };
+type BadgeProps = React.ComponentProps<"span"> & VariantProps<typeof badgeVariants>;
 
-function Badge({ className, variant, asChild = false, ...props }: BadgeProps) {
-  const Comp = asChild ? Slot.Root : "span";
-  return <Comp data-slot="badge" className={cn(badgeVariants({ variant }), className)} {...props} />;
+function Badge({ className, variant, ...props }: BadgeProps) {
+  return <span data-slot="badge" className={badgeVariants({ variant, className })} {...props} />;
 }
 
 export { Badge, badgeVariants, type BadgeProps };

@@ -1,36 +1,31 @@
 import * as React from "react";
-import { Slot } from "radix-ui";
 import { cva, type VariantProps } from "class-variance-authority";
+import { Slot } from "@/components/ui/slot";
 
-import { cn } from "@/lib/utils";
-
-const buttonVariants = cva(
-  "inline-flex shrink-0 items-center justify-center gap-2 rounded-md text-sm font-medium whitespace-nowrap transition-[color,background-color,border-color,box-shadow] outline-none select-none focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:border-ring disabled:pointer-events-none disabled:opacity-50 aria-invalid:border-destructive aria-invalid:ring-destructive/20 [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4",
-  {
-    variants: {
-      variant: {
-        default: "bg-primary text-primary-foreground shadow-xs hover:bg-primary/90",
-        destructive:
-          "bg-destructive text-destructive-foreground shadow-xs hover:bg-destructive/90 focus-visible:ring-destructive/30",
-        outline:
-          "border border-input bg-background shadow-xs hover:bg-accent hover:text-accent-foreground dark:bg-input/30 dark:hover:bg-input/50",
-        secondary: "bg-secondary text-secondary-foreground shadow-xs hover:bg-secondary/80",
-        ghost: "hover:bg-accent hover:text-accent-foreground",
-        link: "text-primary underline-offset-4 hover:underline",
-      },
-      size: {
-        default: "h-9 px-4 py-2 has-[>svg]:px-3",
-        sm: "h-8 gap-1.5 rounded-md px-3 text-xs has-[>svg]:px-2.5",
-        lg: "h-10 rounded-md px-6 text-base has-[>svg]:px-4",
-        icon: "size-9",
-      },
+// The classes are defined in app/globals.css (components layer), so a className given here wins
+// over them without class merging.
+const buttonVariants = cva("ui-button", {
+  variants: {
+    variant: {
+      default: "ui-button-default",
+      destructive: "ui-button-destructive",
+      outline: "ui-button-outline",
+      secondary: "ui-button-secondary",
+      ghost: "ui-button-ghost",
+      link: "ui-button-link",
     },
-    defaultVariants: {
-      variant: "default",
-      size: "default",
+    size: {
+      default: "ui-button-md",
+      sm: "ui-button-sm",
+      lg: "ui-button-lg",
+      icon: "ui-button-icon",
     },
   },
-);
+  defaultVariants: {
+    variant: "default",
+    size: "default",
+  },
+});
 
 type ButtonProps = React.ComponentProps<"button"> &
   VariantProps<typeof buttonVariants> & {
@@ -39,11 +34,11 @@ type ButtonProps = React.ComponentProps<"button"> &
   };
 
 function Button({ className, variant, size, asChild = false, type, ...props }: ButtonProps) {
-  const Comp = asChild ? Slot.Root : "button";
+  const Comp = asChild ? Slot : "button";
   return (
     <Comp
       data-slot="button"
-      className={cn(buttonVariants({ variant, size, className }))}
+      className={buttonVariants({ variant, size, className })}
       // Native buttons default to type="button" so they never submit forms by accident.
       type={asChild ? type : (type ?? "button")}
       {...props}

@@ -1,21 +1,10 @@
 import * as React from "react";
+import { clsx } from "clsx";
 
-import { cn } from "@/lib/utils";
-
+// The ui-input class is defined in app/globals.css (components layer), so a className given here
+// wins over it without class merging.
 function Input({ className, type, ...props }: React.ComponentProps<"input">) {
-  return (
-    <input
-      type={type}
-      data-slot="input"
-      className={cn(
-        "flex h-9 w-full min-w-0 rounded-md border border-input bg-background px-3 py-1 text-base shadow-xs transition-[color,box-shadow] outline-none placeholder:text-muted-foreground selection:bg-primary selection:text-primary-foreground file:inline-flex file:h-7 file:border-0 file:bg-transparent file:text-sm file:font-medium file:text-foreground disabled:pointer-events-none disabled:cursor-not-allowed disabled:opacity-50 md:text-sm dark:bg-input/30",
-        "focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50",
-        "aria-invalid:border-destructive aria-invalid:ring-destructive/20",
-        className,
-      )}
-      {...props}
-    />
-  );
+  return <input type={type} data-slot="input" className={clsx("ui-input", className)} {...props} />;
 }
 
 export { Input };

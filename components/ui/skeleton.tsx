@@ -1,16 +1,13 @@
 import * as React from "react";
+import { clsx } from "clsx";
 
-import { cn } from "@/lib/utils";
-
-/** Decorative loading placeholder (hidden from assistive tech; pair with a Spinner or aria-busy for SR users). */
+/**
+ * Decorative loading placeholder (hidden from assistive tech; pair with a Spinner or aria-busy for SR
+ * users). Its ui-skeleton class (app/globals.css, components layer) gives way to a className given.
+ */
 function Skeleton({ className, ...props }: React.ComponentProps<"div">) {
   return (
-    <div
-      data-slot="skeleton"
-      aria-hidden="true"
-      className={cn("animate-pulse rounded-md bg-muted", className)}
-      {...props}
-    />
+    <div data-slot="skeleton" aria-hidden="true" className={clsx("ui-skeleton", className)} {...props} />
   );
 }
 

@@ -1,7 +1,7 @@
 import * as React from "react";
 import { LoaderCircleIcon } from "lucide-react";
 
-import { cn } from "@/lib/utils";
+import { clsx } from "clsx";
 
 const spinnerSizes = {
   sm: "size-4",
@@ -22,10 +22,10 @@ function Spinner({ className, label = "Loading…", size = "default", ...props }
       role="status"
       aria-live="polite"
       data-slot="spinner"
-      className={cn("inline-flex items-center justify-center text-current", className)}
+      className={clsx("inline-flex items-center justify-center text-current", className)}
       {...props}
     >
-      <LoaderCircleIcon aria-hidden="true" className={cn("animate-spin", spinnerSizes[size])} />
+      <LoaderCircleIcon aria-hidden="true" className={clsx("animate-spin", spinnerSizes[size])} />
       <span className="sr-only">{label}</span>
     </span>
   );

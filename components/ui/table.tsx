@@ -3,7 +3,7 @@
 import * as React from "react";
 import { MoveHorizontalIcon } from "lucide-react";
 
-import { cn } from "@/lib/utils";
+import { clsx } from "clsx";
 
 type Overflow = { start: boolean; end: boolean };
 
@@ -60,22 +60,19 @@ function Table({
           tabIndex={scrollable ? 0 : undefined}
           className="relative w-full overflow-x-auto focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
         >
-          <table data-slot="table" className={cn("w-full caption-bottom text-sm", className)} {...props} />
+          <table data-slot="table" className={clsx("ui-table", className)} {...props} />
         </div>
         <div
           aria-hidden="true"
-          className={cn(edge, "left-0 bg-gradient-to-r", overflow.start ? "opacity-100" : "opacity-0")}
+          className={clsx(edge, "left-0 bg-gradient-to-r", overflow.start ? "opacity-100" : "opacity-0")}
         />
         <div
           aria-hidden="true"
-          className={cn(edge, "right-0 bg-gradient-to-l", overflow.end ? "opacity-100" : "opacity-0")}
+          className={clsx(edge, "right-0 bg-gradient-to-l", overflow.end ? "opacity-100" : "opacity-0")}
         />
       </div>
       {scrollable && (
-        <p
-          data-slot="table-scroll-hint"
-          className={cn("mt-2 flex items-center gap-1.5 text-xs text-muted-foreground", hintClassName)}
-        >
+        <p data-slot="table-scroll-hint" className={clsx("ui-table-hint", hintClassName)}>
           <MoveHorizontalIcon className="size-3.5" aria-hidden="true" />
           Scroll sideways to see every column
         </p>
@@ -85,67 +82,23 @@ function Table({
 }
 
 function TableHeader({ className, ...props }: React.ComponentProps<"thead">) {
-  return <thead data-slot="table-header" className={cn("[&_tr]:border-b", className)} {...props} />;
+  return <thead data-slot="table-header" className={clsx("ui-table-header", className)} {...props} />;
 }
 
 function TableBody({ className, ...props }: React.ComponentProps<"tbody">) {
-  return <tbody data-slot="table-body" className={cn("[&_tr:last-child]:border-0", className)} {...props} />;
-}
-
-function TableFooter({ className, ...props }: React.ComponentProps<"tfoot">) {
-  return (
-    <tfoot
-      data-slot="table-footer"
-      className={cn("border-t bg-muted/50 font-medium [&>tr]:last:border-b-0", className)}
-      {...props}
-    />
-  );
+  return <tbody data-slot="table-body" className={clsx("ui-table-body", className)} {...props} />;
 }
 
 function TableRow({ className, ...props }: React.ComponentProps<"tr">) {
-  return (
-    <tr
-      data-slot="table-row"
-      className={cn("border-b transition-colors hover:bg-muted/50 data-[state=selected]:bg-muted", className)}
-      {...props}
-    />
-  );
+  return <tr data-slot="table-row" className={clsx("ui-table-row", className)} {...props} />;
 }
 
 function TableHead({ className, ...props }: React.ComponentProps<"th">) {
-  return (
-    <th
-      data-slot="table-head"
-      className={cn(
-        "h-10 px-2 text-left align-middle font-medium whitespace-nowrap text-foreground [&:has([role=checkbox])]:pr-0 [&>[role=checkbox]]:translate-y-[2px]",
-        className,
-      )}
-      {...props}
-    />
-  );
+  return <th data-slot="table-head" className={clsx("ui-table-head", className)} {...props} />;
 }
 
 function TableCell({ className, ...props }: React.ComponentProps<"td">) {
-  return (
-    <td
-      data-slot="table-cell"
-      className={cn(
-        "p-2 align-middle whitespace-nowrap [&:has([role=checkbox])]:pr-0 [&>[role=checkbox]]:translate-y-[2px]",
-        className,
-      )}
-      {...props}
-    />
-  );
+  return <td data-slot="table-cell" className={clsx("ui-table-cell", className)} {...props} />;
 }
 
-function TableCaption({ className, ...props }: React.ComponentProps<"caption">) {
-  return (
-    <caption
-      data-slot="table-caption"
-      className={cn("mt-4 text-sm text-muted-foreground", className)}
-      {...props}
-    />
-  );
-}
-
-export { Table, TableHeader, TableBody, TableFooter, TableHead, TableRow, TableCell, TableCaption };
+export { Table, TableHeader, TableBody, TableHead, TableRow, TableCell };

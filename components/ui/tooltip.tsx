@@ -1,65 +1,33 @@
 "use client";
 
-import * as React from "react";
-import { Tooltip as TooltipPrimitive } from "radix-ui";
-
-import { cn } from "@/lib/utils";
+import { cloneElement, useId, useState, type ReactElement, type ReactNode } from "react";
 
 /**
- * Shares open/skip-delay state between tooltips. Mount once near the root of the app;
- * `Tooltip` also mounts its own provider (with the same defaults) so it never crashes without one.
+ * A text tip for `children` (one focusable element): shown on hover after 700 ms and at once on
+ * focus, hidden again with Escape. CSS shows it, so it needs no positioning script (Radix
+ * Tooltip and Floating UI were 20 KB of script on every page with a tip); it opens below the trigger.
  */
-function TooltipProvider({
-  delayDuration = 700,
-  skipDelayDuration = 300,
-  ...props
-}: React.ComponentProps<typeof TooltipPrimitive.Provider>) {
+export function Tooltip({ content, children }: { content: ReactNode; children: ReactElement }) {
+  const id = useId();
+  const [dismissed, setDismissed] = useState(false);
   return (
-    <TooltipPrimitive.Provider
-      data-slot="tooltip-provider"
-      delayDuration={delayDuration}
-      skipDelayDuration={skipDelayDuration}
-      {...props}
-    />
-  );
-}
-
-function Tooltip({ delayDuration, ...props }: React.ComponentProps<typeof TooltipPrimitive.Root>) {
-  return (
-    <TooltipProvider delayDuration={delayDuration}>
-      <TooltipPrimitive.Root data-slot="tooltip" {...props} />
-    </TooltipProvider>
-  );
-}
-
-function TooltipTrigger(props: React.ComponentProps<typeof TooltipPrimitive.Trigger>) {
-  return <TooltipPrimitive.Trigger data-slot="tooltip-trigger" {...props} />;
-}
-
-function TooltipContent({
-  className,
-  sideOffset = 4,
-  children,
-  ...props
-}: React.ComponentProps<typeof TooltipPrimitive.Content>) {
-  return (
-    <TooltipPrimitive.Portal>
-      <TooltipPrimitive.Content
-        data-slot="tooltip-content"
-        sideOffset={sideOffset}
-        className={cn(
-          "z-50 w-fit max-w-xs origin-(--radix-tooltip-content-transform-origin) rounded-md bg-foreground px-3 py-1.5 text-xs text-balance text-background shadow-md",
-          "animate-in fade-in-0 zoom-in-95 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=closed]:zoom-out-95",
-          "data-[side=bottom]:slide-in-from-top-2 data-[side=left]:slide-in-from-right-2 data-[side=right]:slide-in-from-left-2 data-[side=top]:slide-in-from-bottom-2",
-          className,
-        )}
-        {...props}
+    <span
+      className="group/tooltip relative inline-flex"
+      data-dismissed={dismissed || undefined}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") setDismissed(true);
+      }}
+      onPointerLeave={() => setDismissed(false)}
+      onBlur={() => setDismissed(false)}
+    >
+      {cloneElement(children as ReactElement<{ "aria-describedby"?: string }>, { "aria-describedby": id })}
+      <span
+        role="tooltip"
+        id={id}
+        className="pointer-events-none absolute top-full left-0 z-50 mt-2 hidden w-max max-w-[min(20rem,calc(100vw-2rem))] animate-in rounded-md bg-foreground px-3 py-1.5 text-xs text-balance text-background shadow-md fade-in-0 zoom-in-95 group-hover/tooltip:block group-hover/tooltip:delay-700 group-hover/tooltip:fill-mode-both group-focus-within/tooltip:block group-focus-within/tooltip:delay-0 group-data-dismissed/tooltip:hidden"
       >
-        {children}
-        <TooltipPrimitive.Arrow className="z-50 size-2.5 translate-y-[calc(-50%_-_2px)] rotate-45 rounded-[2px] bg-foreground fill-foreground" />
-      </TooltipPrimitive.Content>
-    </TooltipPrimitive.Portal>
+        {content}
+      </span>
+    </span>
   );
 }
-
-export { Tooltip, TooltipTrigger, TooltipContent, TooltipProvider };

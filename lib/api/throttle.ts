@@ -9,6 +9,9 @@ import { db, transaction } from "@/lib/db";
 
 export type Limit = { bucket: string; max: number; windowSeconds: number };
 
+/** Mails of one kind the site sends one address unasked-for: at most 3 a day (docs/product-rules.md). */
+export const MAILS_PER_ADDRESS = { max: 3, windowSeconds: 24 * 3600 };
+
 function hashBucket(bucket: string): string {
   return createHash("sha256").update(bucket).digest("hex");
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { hashPassword } from "@/lib/auth/password";
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import { changePasswordSchema } from "@/lib/schemas/admin";
 
 // The admin account as the command line sees it: the start script's login banner and
@@ -20,9 +20,12 @@ export function adminLoginBanner(admin: { email: string; generatedPassword?: str
   return `Admin login at /admin/login: ${admin.email} (forgot the password? Run: ${RESET_COMMAND})`;
 }
 
-/** The admin's current login email (it can be changed in Settings), or null without an account. */
-export async function adminEmail(): Promise<string | null> {
-  const admin = await db().admin.findFirst({
+/**
+ * The admin's current login email (it can be changed in Settings), or null without an account.
+ * Pass the transaction's `tx` when inside one.
+ */
+export async function adminEmail(tx: Tx = db()): Promise<string | null> {
+  const admin = await tx.admin.findFirst({
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     select: { email: true },
   });

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash, randomUUID } from "node:crypto";
-import { jwtVerify, SignJWT } from "jose";
+import { signLinkToken, verifyLinkToken } from "@/lib/auth/link-token";
 import { env } from "@/lib/env";
 
 // The device cookie (OWASP's "device cookies" against lock-out): set at a successful sign-in,
@@ -9,12 +9,7 @@ import { env } from "@/lib/env";
 // other addresses cannot lock the admin out of their usual device.
 export const DEVICE_COOKIE = "lm_admin_device";
 const AUDIENCE = "leadmarket-admin-device";
-const ISSUER = "leadmarket";
 const LIFETIME_SECONDS = 180 * 24 * 3600;
-
-function key(): Uint8Array {
-  return new TextEncoder().encode(env().APP_SECRET);
-}
 
 // The email is not readable from the cookie, only checkable against it.
 const emailTag = (email: string) => createHash("sha256").update(email).digest("base64url");
@@ -23,12 +18,7 @@ const emailTag = (email: string) => createHash("sha256").update(email).digest("b
 export async function trustedDevice(cookie: string | undefined, email: string): Promise<string | null> {
   if (!cookie) return null;
   try {
-    const { payload } = await jwtVerify(cookie, key(), {
-      algorithms: ["HS256"],
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      requiredClaims: ["exp", "sub"],
-    });
+    const payload = await verifyLinkToken(AUDIENCE, cookie);
     return payload.eml === emailTag(email) && typeof payload.sub === "string" ? payload.sub : null;
   } catch {
     return null;
@@ -37,14 +27,12 @@ export async function trustedDevice(cookie: string | undefined, email: string): 
 
 /** The Set-Cookie value that marks this browser as a known device for this email. */
 export async function deviceCookie(email: string, deviceId: string | null): Promise<string> {
-  const token = await new SignJWT({ eml: emailTag(email) })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(deviceId ?? randomUUID())
-    .setIssuer(ISSUER)
-    .setAudience(AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(`${LIFETIME_SECONDS}s`)
-    .sign(key());
+  const token = await signLinkToken({
+    audience: AUDIENCE,
+    subject: deviceId ?? randomUUID(),
+    validSeconds: LIFETIME_SECONDS,
+    claims: { eml: emailTag(email) },
+  });
   const secure = env().PUBLIC_BASE_URL.startsWith("https:") ? "; Secure" : "";
   return `${DEVICE_COOKIE}=${token}; Path=/api/admin; Max-Age=${LIFETIME_SECONDS}; HttpOnly; SameSite=Strict${secure}`;
 }

@@ -2,8 +2,9 @@ import "server-only";
 import { jwtVerify, SignJWT, type JWTPayload } from "jose";
 import { env } from "@/lib/env";
 
-// The signed links the app mails (find-my-orders sign-in, privacy request confirmation): an HS256
-// token keyed by APP_SECRET, for one audience, about one subject, valid for a set time.
+// The signed tokens the app hands out (find-my-orders sign-in and privacy confirmation links, the
+// admin's device cookie): HS256 keyed by APP_SECRET, for one audience, about one subject, valid
+// for a set time.
 
 const ISSUER = "leadmarket";
 
@@ -36,6 +37,7 @@ export async function verifyLinkToken(
     algorithms: ["HS256"],
     issuer: ISSUER,
     audience,
+    requiredClaims: ["exp", "sub"],
     currentDate: now,
   });
   return payload;

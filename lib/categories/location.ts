@@ -19,6 +19,17 @@ export function locationFrom(value: string | string[] | null | undefined): Locat
   return isLocation(upper) ? upper : DEFAULT_LOCATION;
 }
 
+/**
+ * A category page's address: `package=` when one is named, `location=` only for a country other
+ * than the default (the USA list's address carries no country).
+ */
+export function categoryHref(id: string, location: Location, pkg?: string): string {
+  const query = [pkg ? `package=${pkg}` : "", location === DEFAULT_LOCATION ? "" : `location=${location}`]
+    .filter(Boolean)
+    .join("&");
+  return query ? `/category/${id}?${query}` : `/category/${id}`;
+}
+
 /** The card and page title, '{title} Professionals - USA' (or '- UK'). */
 export function listTitle(title: string, location: Location): string {
   return `${title} Professionals - ${location}`;

@@ -2,6 +2,7 @@ import "server-only";
 import { env } from "@/lib/env";
 import type { Tx } from "@/lib/db";
 import type { Mail } from "@/lib/mail";
+import { MAILS_PER_ADDRESS } from "@/lib/api/throttle";
 import { countRecentMails, queueMail } from "@/lib/mail/outbox";
 import type { StoredRequest } from "@/lib/custom-requests/store";
 import { INDUSTRIES, PLATFORMS, ROLES } from "@/lib/schemas/custom-request";
@@ -74,7 +75,6 @@ export function confirmationMail(request: StoredRequest): Mail {
 
 export const CONFIRMATION_KIND = "request-confirmation";
 /** Confirmations one address receives per 24 hours, however many requests name it. */
-export const MAX_CONFIRMATIONS_PER_DAY = 3;
 // Namespace of the per-recipient lock (see lib/custom-requests/store.ts for another).
 const CONFIRMATION_LOCK = 5_303;
 
@@ -91,7 +91,7 @@ export async function queueRequestMails(tx: Tx, request: StoredRequest): Promise
   const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`
     SELECT pg_try_advisory_xact_lock(${CONFIRMATION_LOCK}::int, hashtext(${to})) AS locked`;
   if (!locked) return;
-  if ((await countRecentMails(CONFIRMATION_KIND, to, tx)) >= MAX_CONFIRMATIONS_PER_DAY) {
+  if ((await countRecentMails(CONFIRMATION_KIND, to, tx)) >= MAILS_PER_ADDRESS.max) {
     console.info(
       `[custom-request] confirmation for request ${request.id} skipped: daily cap for its address`,
     );

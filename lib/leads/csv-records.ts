@@ -112,7 +112,8 @@ export async function* csvRecords(input: Readable): AsyncGenerator<Parsed[]> {
     plain: for (;;) {
       const newline = text.indexOf("\n", at);
       if (newline === -1) {
-        if (ended) break;
+        // A line still unfinished this long (or the end of the input) ends the plain lines.
+        if (ended || text.length - at > MAX_PLAIN_LINE) break;
         if (batch.length) yield batch;
         batch = [];
         const chunk = await next();
@@ -137,7 +138,6 @@ export async function* csvRecords(input: Readable): AsyncGenerator<Parsed[]> {
           yield [{ record: last.split(","), line: line + 1 }];
           return;
         }
-        if (text.length - at > MAX_PLAIN_LINE) break;
         continue;
       }
       const crlf = newline > at && text.charCodeAt(newline - 1) === 13;

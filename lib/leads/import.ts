@@ -151,12 +151,16 @@ export function parseVerifiedAt(text: string, country: Country, now: Date): Date
   return time === null || time < EARLIEST_VERIFIED || time > now.getTime() + DAY_MS ? null : new Date(time);
 }
 
+function cell(columns: Map<Field, number>, record: string[], field: Field): string {
+  const index = columns.get(field);
+  if (index === undefined) return "";
+  const value = record[index] ?? "";
+  // NUL has no meaning in a lead and PostgreSQL text cannot hold it.
+  return (value.includes("\u0000") ? value.replaceAll("\u0000", "") : value).trim();
+}
+
 export function toLead(columns: Map<Field, number>, record: string[], now: Date): RowResult {
-  const get = (field: Field): string => {
-    const index = columns.get(field);
-    // NUL has no meaning in a lead and PostgreSQL text cannot hold it.
-    return index === undefined ? "" : (record[index] ?? "").replaceAll("\u0000", "").trim();
-  };
+  const get = (field: Field): string => cell(columns, record, field);
   for (const [field, index] of columns) {
     if ((record[index] ?? "").length > MAX_CELL_LENGTH) {
       return { reason: `Value too long in ${field} (at most ${MAX_CELL_LENGTH} characters)` };

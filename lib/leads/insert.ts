@@ -1,12 +1,16 @@
-// Bulk insertion of leads, shared by the demo seed, the admin CSV import and the tests. Rows are
-// streamed with COPY into a temporary staging table, then moved into leads by one INSERT ... SELECT
-// that skips duplicates (same category and email, in the table or earlier in the same input); the
-// category's count moves by exactly what was inserted, in the same transaction. COPY because it
-// is PostgreSQL's cheapest way in: no statement text per batch, no parameter arrays to build.
+// Bulk insertion of leads, shared by the demo seed, the admin CSV import and the tests, by COPY:
+// PostgreSQL's cheapest way in, no statement text per batch, no parameter arrays to build. Repeats
+// of an email (same category and email, in the table or earlier in the same input) are skipped;
+// the category's count moves by exactly what was inserted, in the same transaction.
+import { hash } from "node:crypto";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { StringDecoder } from "node:string_decoder";
 import type { Pool, PoolClient } from "pg";
-import { from as copyFrom } from "pg-copy-streams";
+import { from as copyFrom, to as copyTo } from "pg-copy-streams";
+import { conflict } from "../errors";
+import { pgTransaction } from "../pg-transaction";
+import { EmailHashes } from "./email-hashes";
 
 export type Country = "USA" | "UK";
 
@@ -52,12 +56,13 @@ const COLUMNS = [...TEXT_COLUMNS.map(([column]) => column), "country", "verified
 const STAGING = `CREATE TEMP TABLE lead_import (
     ${TEXT_COLUMNS.map(([column]) => `${column} text`).join(", ")}, country "Country", verified_at timestamptz
   ) ON COMMIT DROP`;
-// Most inputs hold each email once. For them a plain INSERT of the emails not yet in the category
-// is the cheaper move: ON CONFLICT pays a speculative insertion (an extra index probe and
-// confirmation) on every row, a third more for the whole statement. When the input repeats an email
-// (or a concurrent import added one meanwhile), that INSERT fails on the unique key, is rolled back
-// to its savepoint, and ON CONFLICT does it exactly; reading the staging table in insertion order
-// (a private table nobody else writes) keeps the first of two rows with the same email.
+// Rows that may repeat an email already in the category or earlier in the input are moved from
+// the staging table by one INSERT ... SELECT. Mostly they are repeats, so a plain INSERT of the
+// emails not yet in the category is the cheaper move: ON CONFLICT pays a speculative insertion (an
+// extra index probe and confirmation) on every row. When the staged rows repeat an email among
+// themselves, that INSERT fails on the unique key, is rolled back to its savepoint, and ON
+// CONFLICT does it exactly; reading the staging table in insertion order (a private table nobody
+// else writes) keeps the first of two rows with the same email.
 const MOVE_NEW = `INSERT INTO leads (category_id, ${COLUMNS})
     SELECT $1::uuid, ${COLUMNS} FROM lead_import s
     WHERE NOT EXISTS (SELECT 1 FROM leads l WHERE l.category_id = $1::uuid AND l.email = s.email)`;
@@ -83,6 +88,17 @@ async function move(client: PoolClient, categoryId: string): Promise<number> {
 const COPY_SPECIAL = /[\\\t\n\r]/;
 const COPY_SPECIALS = /[\\\t\n\r]/g;
 const COPY_ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+// What COPY ... TO writes for a text value: a backslash before itself and these control characters.
+const COPY_OUT_ESCAPES = /\\(.)/g;
+const COPY_UNESCAPES: Record<string, string> = {
+  "\\": "\\",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+};
 
 function copyField(value: string): string {
   return COPY_SPECIAL.test(value)
@@ -90,24 +106,68 @@ function copyField(value: string): string {
     : value;
 }
 
-function copyLine(lead: LeadInput): string {
+const TEXT_FIELDS = TEXT_COLUMNS.map(([, field]) => field);
+// Most rows of an import share one verification time (the import's), written once.
+let lastDate: Date | undefined;
+let lastIso = "";
+
+/** A row in COPY's text format; `email` is the lead's, lower-cased (the unique key is on the stored text). */
+function copyLine(lead: LeadInput, email: string): string {
   let line = "";
-  for (const [column, field] of TEXT_COLUMNS) {
-    // Emails are compared lower-cased (the unique key is on the stored text).
-    line += `${copyField(column === "email" ? lead.email.toLowerCase() : lead[field])}\t`;
+  for (const field of TEXT_FIELDS) line += `${copyField(field === "email" ? email : lead[field])}\t`;
+  if (lead.verifiedAt !== lastDate) {
+    lastDate = lead.verifiedAt;
+    lastIso = lastDate.toISOString();
   }
-  return `${line}${lead.country}\t${lead.verifiedAt.toISOString()}\n`;
+  return `${line}${lead.country}\t${lastIso}\n`;
 }
 
 export type InsertResult = { received: number; inserted: number; suppressed: number };
 
-// Erased people's addresses (docs/product-rules.md, "Privacy requests") never come back: staged rows
-// whose normalised email hashes to a suppressed one are dropped before the move. Hashing every
-// staged row only happens once anyone has been erased.
-const DROP_SUPPRESSED = `DELETE FROM lead_import s
-    WHERE EXISTS (SELECT 1 FROM suppressed_emails)
-      AND EXISTS (SELECT 1 FROM suppressed_emails x
-                   WHERE x.email_hash = encode(sha256(convert_to(s.email, 'UTF8')), 'hex'))`;
+/**
+ * The hashes of erased people's normalised addresses (docs/product-rules.md, "Privacy requests"),
+ * which never come back; null when nobody has been erased, so no row needs hashing.
+ */
+async function suppressedHashes(client: PoolClient): Promise<Set<string> | null> {
+  const { rows } = await client.query<{ email_hash: string }>("SELECT email_hash FROM suppressed_emails");
+  return rows.length > 0 ? new Set(rows.map((row) => row.email_hash)) : null;
+}
+
+/** The category's emails as stored, read by COPY (far cheaper than rows of a SELECT). */
+async function existingEmails(client: PoolClient, categoryId: string, into: EmailHashes): Promise<void> {
+  // PostgreSQL's own spelling of the uuid: safe to write into the statement, which takes no parameters.
+  const { rows } = await client.query<{ id: string; any: boolean }>(
+    "SELECT $1::uuid::text AS id, EXISTS (SELECT 1 FROM leads WHERE category_id = $1::uuid) AS any",
+    [categoryId],
+  );
+  if (!rows[0].any) return;
+  const emails = client.query(
+    copyTo(`COPY (SELECT email FROM leads WHERE category_id = '${rows[0].id}') TO STDOUT`),
+  );
+  const decoder = new StringDecoder("utf8");
+  let rest = "";
+  for await (const chunk of emails as AsyncIterable<Buffer>) {
+    const lines = (rest + decoder.write(chunk)).split("\n");
+    rest = lines.pop() ?? "";
+    for (const line of lines) {
+      into.add(
+        line.includes("\\")
+          ? line.replace(COPY_OUT_ESCAPES, (_, code: string) => COPY_UNESCAPES[code])
+          : line,
+      );
+    }
+  }
+}
+
+// Two imports into one category wait for each other, so the emails read at the start stay all the
+// category has (the demo seed, the only other writer, only adds emails new to it).
+const LOCK_CATEGORY = "SELECT pg_advisory_xact_lock(hashtextextended('lead import ' || $1::uuid, 0))";
+// An erasure (lib/privacy/requests.ts) takes this lock exclusively, imports shared: an erasure waits
+// for running imports to commit, so it deletes what they added, and an import waits for a running
+// erasure, so it reads the suppression list with that address on it. Imports still run side by side.
+export const ERASURE_LOCK = "lead erasure";
+// Rows that may be repeats wait in memory until there are this many, then go to the staging table.
+const STAGED_BATCH = 5000;
 
 function copyLines(
   batches: AsyncIterable<LeadInput[]> | Iterable<LeadInput[]>,
@@ -117,7 +177,7 @@ function copyLines(
   async function* lines(): AsyncGenerator<string> {
     for await (const leads of batches) {
       let text = "";
-      for (const lead of leads) text += prefix + copyLine(lead);
+      for (const lead of leads) text += prefix + copyLine(lead, lead.email.toLowerCase());
       counted(leads.length);
       yield text;
     }
@@ -127,36 +187,100 @@ function copyLines(
 
 /**
  * Inserts leads into a category, all or none, from batches that may still be arriving (an upload
- * being parsed): each batch is sent to PostgreSQL as soon as it is ready. Throwing from `batches`
- * cancels the COPY and rolls everything back.
+ * being parsed). Rows whose email is new to the category and to the input (most of them, known
+ * from a set of hashes of both) are streamed by COPY straight into leads, PostgreSQL's cheapest
+ * way in, as each batch is ready. The others (repeats, or a rare hash collision) go by COPY into a
+ * temporary staging table whenever enough have gathered, pausing the direct COPY (a connection
+ * runs one at a time), and are moved exactly at the end. Erased addresses are dropped and counted.
+ * Throwing from `batches` cancels the COPY and rolls everything back.
  */
 export async function insertLeadStream(
   pool: Pool,
   categoryId: string,
   batches: AsyncIterable<LeadInput[]> | Iterable<LeadInput[]>,
 ): Promise<InsertResult> {
-  const client = await pool.connect();
+  const source = (async function* (): AsyncGenerator<LeadInput[]> {
+    yield* batches;
+  })();
   let received = 0;
+  let inserted = 0;
+  let suppressed = 0;
+  let ended = false;
+  let staged: string[] = [];
+  let staging = false;
   try {
-    await client.query("BEGIN");
-    await client.query(STAGING);
-    await pipeline(
-      copyLines(batches, "", (leads) => (received += leads)),
-      client.query(copyFrom("COPY lead_import FROM STDIN")),
-    );
-    const suppressed = (await client.query(DROP_SUPPRESSED)).rowCount ?? 0;
-    const inserted = await move(client, categoryId);
-    await client.query("UPDATE categories SET count = count + $2, updated_at = now() WHERE id = $1", [
-      categoryId,
-      inserted,
-    ]);
-    await client.query("COMMIT");
-    return { received, inserted, suppressed };
+    return await pgTransaction(pool, async (client) => {
+      await client.query(LOCK_CATEGORY, [categoryId]);
+      await client.query("SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))", [ERASURE_LOCK]);
+      const erased = await suppressedHashes(client);
+      const seen = new EmailHashes();
+      await existingEmails(client, categoryId, seen);
+      const prefix = `${categoryId}\t`;
+
+      // The next batch's rows for the direct COPY, its others staged; null at the end of the input.
+      const nextDirect = async (): Promise<string | null> => {
+        const next = await source.next();
+        if (next.done) {
+          ended = true;
+          return null;
+        }
+        let text = "";
+        for (const lead of next.value) {
+          received += 1;
+          const email = lead.email.toLowerCase();
+          if (erased?.has(hash("sha256", email, "hex"))) suppressed += 1;
+          else if (seen.add(email)) {
+            text += prefix + copyLine(lead, email);
+            inserted += 1;
+          } else staged.push(copyLine(lead, email));
+        }
+        return text;
+      };
+      async function* direct(first: string): AsyncGenerator<string> {
+        yield first;
+        while (staged.length < STAGED_BATCH) {
+          const text = await nextDirect();
+          if (text === null) return;
+          if (text) yield text;
+        }
+      }
+
+      while (!ended) {
+        let text: string | null = "";
+        while (text === "" && staged.length < STAGED_BATCH) text = await nextDirect();
+        if (text) {
+          try {
+            await pipeline(
+              Readable.from(direct(text)),
+              client.query(copyFrom(`COPY leads (category_id, ${COLUMNS}) FROM STDIN`)),
+            );
+          } catch (error) {
+            // Only an insert outside the lock (which nothing does) could have added one of these emails.
+            if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
+              throw conflict("The category changed during the import; try again");
+            }
+            throw error;
+          }
+        }
+        if (staged.length >= STAGED_BATCH || (ended && staged.length > 0)) {
+          if (!staging) await client.query(STAGING);
+          staging = true;
+          const rows = staged.join("");
+          staged = [];
+          await pipeline(Readable.from([rows]), client.query(copyFrom("COPY lead_import FROM STDIN")));
+        }
+      }
+      if (staging) inserted += await move(client, categoryId);
+      await client.query("UPDATE categories SET count = count + $2, updated_at = now() WHERE id = $1", [
+        categoryId,
+        inserted,
+      ]);
+      return { received, inserted, suppressed };
+    });
   } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
+    // The input is closed (an upload read to its end) without waiting for it.
+    void source.return(undefined).catch(() => undefined);
     throw error;
-  } finally {
-    client.release();
   }
 }
 

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import { assertWithinLimit, takeToken } from "@/lib/api/throttle";
-import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
+import { categoryHref, DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
 import { db, transaction } from "@/lib/db";
 import { env } from "@/lib/env";
 import { findCategory } from "@/lib/categories/public";
@@ -37,8 +37,7 @@ export function returnUrlFor(
   downloadKey: string,
   location: Location = DEFAULT_LOCATION,
 ): string {
-  const place = location === DEFAULT_LOCATION ? "" : `&location=${location}`;
-  return `${env().PUBLIC_BASE_URL}/category/${categoryId}?package=${packageType}${place}&order=${downloadKey}`;
+  return `${env().PUBLIC_BASE_URL}${categoryHref(categoryId, location, packageType)}&order=${downloadKey}`;
 }
 
 // ---- Limits (docs/product-rules.md) ----

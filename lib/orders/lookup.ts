@@ -1,5 +1,5 @@
 import "server-only";
-import { assertWithinLimit, takeToken } from "@/lib/api/throttle";
+import { assertWithinLimit, MAILS_PER_ADDRESS, takeToken } from "@/lib/api/throttle";
 import { signLinkToken, verifyLinkToken } from "@/lib/auth/link-token";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
@@ -17,7 +17,6 @@ import type { OrderSummary } from "@/lib/schemas/orders";
 // the address bought anything.
 
 const LOOKUPS_PER_ADDRESS = { max: 10, windowSeconds: 3600 };
-const MAILS_PER_EMAIL = { max: 3, windowSeconds: 24 * 3600 };
 const SIGN_IN_MINUTES = 60;
 const AUDIENCE = "leadmarket-orders";
 
@@ -49,7 +48,7 @@ export async function requestOrderListing(email: string, caller: Caller): Promis
     select: { id: true },
   });
   if (!paid) return;
-  if ((await takeToken({ bucket: `order-lookup-mail:${email}`, ...MAILS_PER_EMAIL })) !== null) return;
+  if ((await takeToken({ bucket: `order-lookup-mail:${email}`, ...MAILS_PER_ADDRESS })) !== null) return;
   const token = await signOrdersToken(email);
   await queueMail(
     orderListingMail({

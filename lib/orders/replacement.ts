@@ -1,5 +1,6 @@
 import "server-only";
 import { revalidateCatalogue } from "@/lib/categories/cache";
+import { adminEmail } from "@/lib/auth/admin-account";
 import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError, conflict, notFound } from "@/lib/errors";
@@ -76,8 +77,7 @@ function refusal(counted: number, notInOrder: number, threshold: number, leadCou
 
 /** The admin hears about a shortfall even with sale notifications off: a buyer is owed leads. */
 async function queueShortfallMail(tx: Tx, order: LockedOrder, shortfall: number, replaced: number) {
-  const admin = await tx.admin.findFirst({ orderBy: { createdAt: "asc" }, select: { email: true } });
-  const to = (await getNotificationRecipient(tx)) ?? admin?.email;
+  const to = (await getNotificationRecipient(tx)) ?? (await adminEmail(tx));
   if (to) await queueMail(shortfallMail(to, order, shortfall, replaced), tx, "replacement-shortfall");
 }
 

@@ -1,11 +1,12 @@
 import "server-only";
 import { revalidateCatalogue } from "@/lib/categories/cache";
 import { errors as joseErrors } from "jose";
-import { assertWithinLimit, takeToken } from "@/lib/api/throttle";
+import { assertWithinLimit, MAILS_PER_ADDRESS, takeToken } from "@/lib/api/throttle";
 import { signLinkToken, verifyLinkToken } from "@/lib/auth/link-token";
 import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError, badRequest } from "@/lib/errors";
+import { ERASURE_LOCK } from "@/lib/leads/insert";
 import { queueMail, PRIVATE_KIND_PREFIX } from "@/lib/mail/outbox";
 import { accessReportMail, privacyConfirmationMail, type HeldLead } from "@/lib/privacy/mails";
 import { emailHash, maskEmail, normalizeEmail } from "@/lib/privacy/email";
@@ -17,7 +18,6 @@ import type { PrivacyConfirmAnswer, PrivacyKind, PrivacyRequestDto } from "@/lib
 // table that held it, the mail outbox included.
 
 const REQUESTS_PER_ADDRESS = { max: 10, windowSeconds: 3600 };
-const MAILS_PER_EMAIL = { max: 3, windowSeconds: 24 * 3600 };
 const VALID_HOURS = 24;
 const AUDIENCE = "leadmarket-privacy";
 const CONFIRMATION_KIND = `${PRIVATE_KIND_PREFIX}confirmation`;
@@ -58,7 +58,7 @@ export async function requestPrivacyAction(email: string, kind: PrivacyKind, cal
     "Too many privacy requests from your address. Please try again later.",
   );
   const normalized = normalizeEmail(email);
-  if ((await takeToken({ bucket: `privacy-mail:${normalized}`, ...MAILS_PER_EMAIL })) !== null) return;
+  if ((await takeToken({ bucket: `privacy-mail:${normalized}`, ...MAILS_PER_ADDRESS })) !== null) return;
   await transaction(async (tx) => {
     const request = await tx.privacyRequest.create({
       data: { kind, email: normalized, emailHash: emailHash(normalized), emailMasked: maskEmail(normalized) },
@@ -137,6 +137,8 @@ async function heldLeads(tx: Tx, email: string): Promise<HeldLead[]> {
  * suppression list. A catalogue change: category counts move.
  */
 async function erasePerson(tx: Tx, email: string): Promise<void> {
+  // After any import under way has committed, and before the next one reads the suppression list.
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${ERASURE_LOCK}, 0))`;
   const hash = emailHash(email);
   const masked = maskEmail(email);
   const leads = await tx.lead.findMany({
@@ -163,9 +165,13 @@ async function erasePerson(tx: Tx, email: string): Promise<void> {
            mail = jsonb_build_object('to', ${masked}::text, 'subject', mail->>'subject', 'text', ''),
            status = CASE WHEN status = 'pending' THEN 'erased' ELSE status END, last_error = NULL
      WHERE recipient = ${email} OR strpos(lower(mail::text), ${email}) > 0`;
-  const sameEmail = { equals: email, mode: "insensitive" as const };
-  await tx.order.updateMany({ where: { buyerEmail: sameEmail }, data: { buyerEmail: null } });
-  await tx.customRequest.updateMany({ where: { email: sameEmail }, data: { email: masked } });
+  // Buyer emails are stored normalised at checkout (as find-my-orders reads them), so the index
+  // serves; custom requests keep the address as typed.
+  await tx.order.updateMany({ where: { buyerEmail: email }, data: { buyerEmail: null } });
+  await tx.customRequest.updateMany({
+    where: { email: { equals: email, mode: "insensitive" } },
+    data: { email: masked },
+  });
   await tx.privacyRequest.updateMany({ where: { emailHash: hash }, data: { email: null } });
 }
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { adminEmail } from "@/lib/auth/admin-account";
 import { db, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
 import { decryptSecret } from "@/lib/settings/crypto";
@@ -43,6 +44,5 @@ export async function getNotificationRecipient(tx: Tx = db()): Promise<string | 
   });
   if (settings && !settings.enableNotifications) return null;
   if (settings?.notificationEmail) return settings.notificationEmail;
-  const admin = await tx.admin.findFirst({ orderBy: { createdAt: "asc" }, select: { email: true } });
-  return admin?.email ?? null;
+  return adminEmail(tx);
 }

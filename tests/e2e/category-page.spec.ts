@@ -60,9 +60,18 @@ test("breadcrumb, hero and the page's sections", async ({ page }) => {
   for (const fact of ["United States", "100% Verified", "Updated Weekly"])
     await expect(facts).toContainText(fact);
 
-  // The tooltip opens on hover (after the provider's 700 ms delay) and on keyboard focus.
-  await facts.getByRole("button", { name: "100% Verified" }).hover();
+  // The tooltip opens on hover (after 700 ms) and on keyboard focus, and Escape closes it.
+  const verified = facts.getByRole("button", { name: "100% Verified" });
+  await expect(page.getByRole("tooltip")).toHaveCount(0);
+  await verified.hover();
   await expect(page.getByRole("tooltip")).toContainText("verified within the last 30 days");
+  await expect(verified).toHaveAccessibleDescription(/verified within the last 30 days/);
+  await page.mouse.move(0, 0);
+  await expect(page.getByRole("tooltip")).toHaveCount(0);
+  await verified.focus();
+  await expect(page.getByRole("tooltip")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("tooltip")).toHaveCount(0);
 
   await expect(page.getByRole("heading", { level: 2, name: "About" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 2, name: "What's Included" })).toBeVisible();
@@ -76,13 +85,14 @@ test("breadcrumb, hero and the page's sections", async ({ page }) => {
   await expect(page.getByText("If more than 5% of the leads you receive are invalid")).toBeVisible();
 
   const faq = page.locator("section", { has: page.getByRole("heading", { level: 2, name: "FAQ" }) });
-  const questions = faq.getByRole("button");
-  await expect(questions).toHaveCount(3);
-  await questions.nth(0).click();
-  await expect(questions.nth(0)).toHaveAttribute("aria-expanded", "true");
-  await questions.nth(1).click();
-  await expect(questions.nth(0)).toHaveAttribute("aria-expanded", "false");
-  await expect(questions.nth(1)).toHaveAttribute("aria-expanded", "true");
+  // Native <details> items, one open at a time.
+  const items = faq.locator("details");
+  await expect(items).toHaveCount(3);
+  await items.nth(0).locator("summary").click();
+  await expect(items.nth(0)).toHaveAttribute("open", "");
+  await items.nth(1).locator("summary").click();
+  await expect(items.nth(0)).not.toHaveAttribute("open");
+  await expect(items.nth(1)).toHaveAttribute("open", "");
 });
 
 test("the lead sample preview shows 5 representative, masked rows", async ({ page }) => {

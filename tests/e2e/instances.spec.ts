@@ -7,21 +7,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { request as httpRequest } from "node:http";
-import { createServer, type AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { SignJWT } from "jose";
 import { Pool } from "pg";
+import { freePort } from "../support/app-server";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { startSmtpCatcher, type SmtpCatcher } from "../support/smtp";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 type Instance = { child: ChildProcess; output: () => string; port: number };
 

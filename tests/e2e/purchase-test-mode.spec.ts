@@ -2,13 +2,13 @@
 // off, so this file starts a second server of the same build, on the same database, with it on.
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { startAppServer, type AppServer } from "../support/app-server";
+import { freePort, startAppServer, type AppServer } from "../support/app-server";
 
 let server: AppServer;
 
 test.beforeAll(async () => {
   server = await startAppServer({
-    port: Number(process.env.E2E_PORT) + 2,
+    port: await freePort(),
     env: {
       DATABASE_URL: process.env.E2E_DATABASE_URL,
       APP_SECRET: process.env.E2E_APP_SECRET,

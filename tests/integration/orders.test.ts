@@ -7,11 +7,12 @@ import { fromAddress } from "../support/client";
 import { call, callJson } from "../support/routes";
 import { startTestStore } from "../support/store";
 
-const { database, standin, smtp } = await startTestStore({
+const store = await startTestStore({
   name: "leadmarket_orders",
   apiKey: "np-orders-key",
   ipnSecret: "ipn-orders",
 });
+const { standin, smtp } = store;
 
 const { POST: create } = await import("@/app/api/payment/create/route");
 const { GET: status } = await import("@/app/api/payment/status/[id]/route");
@@ -42,13 +43,7 @@ beforeAll(async () => {
   category = await createCategoryWithLeads(pool(), { title: "Orders Finance" }, 1200, 31);
 });
 
-afterAll(async () => {
-  await db().$disconnect();
-  await pool().end();
-  await standin.close();
-  await smtp.close();
-  await database.drop();
-});
+afterAll(store.close);
 
 async function buy(email?: string): Promise<string> {
   const result = await callJson<Created>(create, "/api/payment/create", {

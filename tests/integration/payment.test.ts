@@ -8,11 +8,12 @@ import { fromAddress } from "../support/client";
 import { call, callJson } from "../support/routes";
 import { startTestStore } from "../support/store";
 
-const { database, standin, smtp } = await startTestStore({
+const store = await startTestStore({
   name: "leadmarket_pay",
   apiKey: "np-env-key",
   ipnSecret: "ipn-secret-1",
 });
+const { standin, smtp } = store;
 
 const { POST: create } = await import("@/app/api/payment/create/route");
 const { GET: status } = await import("@/app/api/payment/status/[id]/route");
@@ -41,13 +42,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await db().$disconnect();
-  await pool().end();
-  await standin.close();
-  await smtp.close();
-  await database.drop();
-});
+afterAll(store.close);
 
 // Each purchase comes from its own address, so the per-address order limit stays out of the way
 // except where a test is about it.

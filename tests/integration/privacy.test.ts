@@ -8,12 +8,13 @@ import { call, callJson } from "../support/routes";
 import { startTestStore } from "../support/store";
 import { csvUpload } from "./admin-helpers";
 
-const { database, standin, smtp } = await startTestStore({
+const store = await startTestStore({
   name: "leadmarket_privacy",
   apiKey: "np-priv-key",
   ipnSecret: "ipn-priv",
   env: { ORDER_CREATE_LIMIT: "0" },
 });
+const { standin, smtp } = store;
 
 const { POST: create } = await import("@/app/api/payment/create/route");
 const { POST: ipn } = await import("@/app/api/payment/ipn/route");
@@ -52,13 +53,7 @@ beforeAll(async () => {
   token = await signAdminToken(admin);
 });
 
-afterAll(async () => {
-  await db().$disconnect();
-  await pool().end();
-  await standin.close();
-  await smtp.close();
-  await database.drop();
-});
+afterAll(store.close);
 
 const importCsv = (categoryId: string, csv: string) =>
   callJson<Record<string, unknown>>(categoryLeads.POST, "/x", {

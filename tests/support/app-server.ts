@@ -1,6 +1,16 @@
 // Starts the production build (scripts/server.mjs, as `npm start` does) on loopback, for the browser tests and the benchmarks.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { createServer, type AddressInfo } from "node:net";
+
+/** A loopback port nothing listens on now (the system picks it, so it is not some client's). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 export type AppServer = { url: string; process: ChildProcess; stop: () => Promise<void> };
 

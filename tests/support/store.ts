@@ -5,7 +5,13 @@ import { createTestDatabase, type TestDatabase } from "./database";
 import { startNowPaymentsStandin, type NowPaymentsStandin } from "./nowpayments-standin";
 import { startSmtpCatcher, type SmtpCatcher } from "./smtp";
 
-export type TestStore = { database: TestDatabase; standin: NowPaymentsStandin; smtp: SmtpCatcher };
+export type TestStore = {
+  database: TestDatabase;
+  standin: NowPaymentsStandin;
+  smtp: SmtpCatcher;
+  /** For afterAll: the app's database connections, the stand-in, the SMTP catcher, the database. */
+  close: () => Promise<void>;
+};
 
 export async function startTestStore(options: {
   name: string;
@@ -26,5 +32,12 @@ export async function startTestStore(options: {
     ...options.env,
   });
   standin.setAutoIpn(false);
-  return { database, standin, smtp };
+  const close = async () => {
+    const { closeDatabase } = await import("@/lib/db");
+    await closeDatabase();
+    await standin.close();
+    await smtp.close();
+    await database.drop();
+  };
+  return { database, standin, smtp, close };
 }

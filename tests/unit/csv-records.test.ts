@@ -85,6 +85,20 @@ describe("csvRecords", () => {
     });
   }
 
+  it("splits plain lines itself whatever the chunk size", async () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `p${i}@x.co,Name ${i}`);
+    const bytes = Buffer.from(`Email,Name\n${lines.join("\n")}\n`);
+    for (const chunkSize of [64 * 1024, 1 << 20]) {
+      let batches = 0;
+      for await (const batch of csvRecords(
+        Readable.from([bytes.subarray(0, chunkSize), bytes.subarray(chunkSize)]),
+      ))
+        batches += batch.length > 0 ? 1 : 0;
+      // csv-parse would hand over one record at a time.
+      expect(batches).toBeLessThan(10);
+    }
+  });
+
   it("reports a failed upload as an UploadError", async () => {
     const input = new Readable({ read() {} });
     input.push("Email\na@x.co\n");

@@ -1,14 +1,14 @@
 "use client";
 
 import { ArrowRightIcon, UsersIcon } from "lucide-react";
-import Image from "next/image";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
+import { StaticImage } from "@/components/ui/static-image";
 import { freshnessText } from "@/components/category/freshness";
 import { categoryImage } from "@/components/site/category-images";
-import { DEFAULT_LOCATION, listTitle, type Location } from "@/lib/categories/location";
+import { categoryHref, listTitle, type Location } from "@/lib/categories/location";
 import type { LeadPackage } from "@/lib/packages";
 import type { CategoryDto } from "@/lib/schemas/category";
 
@@ -30,7 +30,6 @@ export function CategoryCard({
   pkg,
   location,
   premium,
-  priority,
 }: {
   category: CategoryDto;
   /** The category's place in the whole catalogue: it picks the image. */
@@ -38,23 +37,18 @@ export function CategoryCard({
   pkg: LeadPackage;
   location: Location;
   premium: boolean;
-  priority?: boolean;
 }) {
   const title = listTitle(category.title, location);
-  const place = location === DEFAULT_LOCATION ? "" : `&location=${location}`;
-  const href = `/category/${category._id}?package=${pkg.id}${place}`;
+  const href = categoryHref(category._id, location, pkg.id);
   const count = category.countByLocation[location];
   const short = count < pkg.leadCount;
   return (
     <li className="group flex flex-col overflow-hidden rounded-2xl border bg-card shadow-sm transition-shadow hover:shadow-lg">
       <div className="relative aspect-[16/9] overflow-hidden bg-muted">
-        <Image
+        <StaticImage
           src={categoryImage(index)}
           alt=""
           fill
-          unoptimized
-          priority={priority}
-          sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
           className="object-cover transition-transform duration-500 group-hover:scale-105"
         />
         {premium ? (

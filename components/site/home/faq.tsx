@@ -41,9 +41,9 @@ export function Faq() {
       <div className="mx-auto max-w-3xl px-4 sm:px-6 lg:px-8">
         <SectionHeading id="faq-title" eyebrow="FAQ" title="Frequently asked questions" />
         {/* One item open at a time; the open one can be collapsed again. */}
-        <Accordion type="single" collapsible className="mt-10 rounded-2xl border bg-card px-6 shadow-sm">
-          {HOME_FAQ.map((item, index) => (
-            <AccordionItem key={item.question} value={`faq-${index}`}>
+        <Accordion className="mt-10 rounded-2xl border bg-card px-6 shadow-sm">
+          {HOME_FAQ.map((item) => (
+            <AccordionItem key={item.question} name="faq">
               <AccordionTrigger className="text-base">{item.question}</AccordionTrigger>
               <AccordionContent className="text-muted-foreground">{item.answer}</AccordionContent>
             </AccordionItem>

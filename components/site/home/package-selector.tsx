@@ -5,7 +5,7 @@ import { FeatureItem } from "@/components/site/feature-item";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { PACKAGES, type PackageId } from "@/lib/packages";
-import { cn } from "@/lib/utils";
+import { clsx } from "clsx";
 
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
 
@@ -28,7 +28,7 @@ export function PackageSelector({
               key={pkg.id}
               data-package={pkg.id}
               data-selected={isSelected}
-              className={cn(
+              className={clsx(
                 "relative flex flex-col rounded-2xl border bg-card p-6 shadow-sm transition-shadow",
                 isSelected ? "border-primary shadow-lg ring-2 ring-primary" : "hover:shadow-md",
                 pkg.isPopular && !isSelected && "border-primary/40",

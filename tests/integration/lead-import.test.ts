@@ -1,0 +1,233 @@
+// The CSV import's repeats and erasures (lib/leads/insert.ts): new emails are copied straight into
+// leads, possible repeats go through the staging table. Whichever way a row goes, the report, the
+// rows kept (the first of two with one email), the count and the day aggregate must be exact.
+// Own database.
+import { PassThrough, Readable } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../support/database";
+
+const database = await createTestDatabase("leadmarket_import");
+process.env.DATABASE_URL = database.url;
+
+const { db, pool } = await import("@/lib/db");
+const { AppError } = await import("@/lib/errors");
+const { importLeadsCsv } = await import("@/lib/leads/import");
+const { emailHash, maskEmail } = await import("@/lib/privacy/email");
+const { confirmPrivacyRequest, signPrivacyToken } = await import("@/lib/privacy/requests");
+
+afterAll(async () => {
+  await pool().end();
+  await database.drop();
+});
+
+let titles = 0;
+async function newCategory(): Promise<string> {
+  titles += 1;
+  const { rows } = await pool().query<{ id: string }>(
+    "INSERT INTO categories (title) VALUES ($1) RETURNING id",
+    [`Import ${titles}`],
+  );
+  return rows[0].id;
+}
+
+const importCsv = (categoryId: string, lines: string[]) =>
+  importLeadsCsv(categoryId, Readable.from([`${lines.join("\n")}\n`]));
+
+async function existingLead(categoryId: string, email: string, firstName = "Old"): Promise<void> {
+  await db().lead.create({
+    data: { categoryId, firstName, lastName: "", email, country: "USA", verifiedAt: new Date() },
+  });
+  await db().category.update({ where: { id: categoryId }, data: { count: { increment: 1 } } });
+}
+
+/** Resolves once an import's COPY into leads is under way (its rows not yet committed). */
+async function copyIntoLeadsStarted(): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    const { rows } = await pool().query(
+      "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'COPY leads %'",
+    );
+    if (rows.length > 0) return;
+    if (tries > 200) throw new Error("the import's COPY never started");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** The category's count and day aggregate agree with its rows. */
+async function expectAggregatesExact(categoryId: string, leads: number): Promise<void> {
+  expect((await db().category.findUniqueOrThrow({ where: { id: categoryId } })).count).toBe(leads);
+  const days = await pool().query(
+    `SELECT country, verified_on::text AS day, leads FROM category_lead_days WHERE category_id = $1
+     ORDER BY 1, 2`,
+    [categoryId],
+  );
+  const rows = await pool().query(
+    `SELECT country, (verified_at AT TIME ZONE 'UTC')::date::text AS day, count(*)::int AS leads
+     FROM leads WHERE category_id = $1 AND quarantined_at IS NULL GROUP BY 1, 2 ORDER BY 1, 2`,
+    [categoryId],
+  );
+  expect(days.rows).toEqual(rows.rows);
+  expect(rows.rows.reduce((sum, row) => sum + row.leads, 0)).toBe(leads);
+}
+
+const firstNames = async (categoryId: string): Promise<Record<string, string>> =>
+  Object.fromEntries(
+    (await db().lead.findMany({ where: { categoryId }, select: { email: true, firstName: true } })).map(
+      (lead) => [lead.email, lead.firstName],
+    ),
+  );
+
+describe("lead import repeats", () => {
+  it("keeps the first of repeats in the file and skips emails the category holds, compared as stored", async () => {
+    const id = await newCategory();
+    // Stored as they are: the unique key compares the stored text, and imports store lower case.
+    await existingLead(id, "back\\slash@x.com");
+    await existingLead(id, "Mixed@Case.com");
+    await existingLead(id, "plain@x.com");
+    const report = await importCsv(id, [
+      "email,first name,country,verified at",
+      "Back\\Slash@X.com,Dup1,USA,2026-01-02",
+      "MIXED@case.com,New1,UK,2026-01-03",
+      "mixed@CASE.com,Dup2,UK,2026-01-04",
+      "plain@x.com,Dup3,USA,2026-01-02",
+      "fresh@x.com,New2,USA,2026-01-02",
+      "FRESH@x.com,Dup4,UK,2026-01-05",
+      "tab\\t@x.com,New3,USA,2026-01-02",
+      "fresh@x.com,Dup5,USA,2026-01-02",
+    ]);
+    expect(report).toEqual({ imported: 3, duplicates: 5, suppressed: 0, invalid: [], invalidCount: 0 });
+    expect(await firstNames(id)).toEqual({
+      "back\\slash@x.com": "Old",
+      "Mixed@Case.com": "Old",
+      "plain@x.com": "Old",
+      "mixed@case.com": "New1",
+      "fresh@x.com": "New2",
+      "tab\\t@x.com": "New3",
+    });
+    await expectAggregatesExact(id, 6);
+  });
+
+  it("re-imports a file over several staged batches as all repeats, and mixes new rows in exactly", async () => {
+    const id = await newCategory();
+    const header = "email,first name,country,verified at";
+    const rows = Array.from(
+      { length: 12_000 },
+      (_, i) => `p${i}@big.com,First${i},${i % 3 ? "USA" : "UK"},2026-0${1 + (i % 5)}-1${i % 10}`,
+    );
+    expect(await importCsv(id, [header, ...rows])).toMatchObject({ imported: 12_000, duplicates: 0 });
+    expect(await importCsv(id, [header, ...rows])).toMatchObject({
+      imported: 0,
+      duplicates: 12_000,
+      suppressed: 0,
+      invalidCount: 0,
+    });
+    // Old and new rows interleaved, a new email repeated after the old ones: the direct COPY and
+    // the staging table take turns, and the first row of each new email wins.
+    const mixed = rows.flatMap((row, i) =>
+      i % 2 ? [row.replace("First", "Again")] : [row, `n${i}@big.com,New${i},UK,2026-02-01`],
+    );
+    mixed.push("n0@big.com,Late,USA,2026-02-02", "N2@BIG.COM,Late,USA,2026-02-02");
+    expect(await importCsv(id, [header, ...mixed])).toEqual({
+      imported: 6000,
+      duplicates: 12_002,
+      suppressed: 0,
+      invalid: [],
+      invalidCount: 0,
+    });
+    const names = await firstNames(id);
+    expect(Object.keys(names)).toHaveLength(18_000);
+    expect([names["p1@big.com"], names["p11999@big.com"], names["n0@big.com"], names["n2@big.com"]]).toEqual([
+      "First1",
+      "First11999",
+      "New0",
+      "New2",
+    ]);
+    await expectAggregatesExact(id, 18_000);
+  });
+
+  it("treats the same emails in another category as new", async () => {
+    const [first, second] = [await newCategory(), await newCategory()];
+    const lines = ["email", "a@x.com", "b@x.com", "a@x.com"];
+    expect(await importCsv(first, lines)).toMatchObject({ imported: 2, duplicates: 1 });
+    expect(await importCsv(second, lines)).toMatchObject({ imported: 2, duplicates: 1 });
+    await expectAggregatesExact(first, 2);
+    await expectAggregatesExact(second, 2);
+  });
+
+  it("skips and counts erased addresses, repeats included", async () => {
+    const id = await newCategory();
+    await db().suppressedEmail.create({ data: { emailHash: emailHash("gone@x.com") } });
+    try {
+      const report = await importCsv(id, ["email", "Gone@X.com", "kept@x.com", "gone@x.com", "kept@x.com"]);
+      expect(report).toMatchObject({ imported: 1, duplicates: 1, suppressed: 2, invalidCount: 0 });
+      expect(Object.keys(await firstNames(id))).toEqual(["kept@x.com"]);
+      await expectAggregatesExact(id, 1);
+    } finally {
+      await db().suppressedEmail.deleteMany({});
+    }
+  });
+
+  it("runs two imports into one category one after the other", async () => {
+    const id = await newCategory();
+    const lines = ["email", ...Array.from({ length: 8000 }, (_, i) => `c${i}@x.com`)];
+    const reports = await Promise.all([importCsv(id, lines), importCsv(id, lines)]);
+    expect(reports.map((report) => report.imported).sort()).toEqual([0, 8000]);
+    expect(reports.map((report) => report.duplicates).sort()).toEqual([0, 8000]);
+    await expectAggregatesExact(id, 8000);
+  });
+
+  it("an erasure confirmed while an import runs waits for it and removes what it added", async () => {
+    const id = await newCategory();
+    const email = "mid.import@x.com";
+    const upload = new PassThrough();
+    const imported = importLeadsCsv(id, upload);
+    // More than a batch, so the COPY into leads is under way with the address in it, uncommitted.
+    upload.write(`email\n${email}\n${Array.from({ length: 5100 }, (_, i) => `e${i}@x.com`).join("\n")}\n`);
+    await copyIntoLeadsStarted();
+    const request = await db().privacyRequest.create({
+      data: { kind: "erasure", email, emailHash: emailHash(email), emailMasked: maskEmail(email) },
+    });
+    let erased = false;
+    const erasure = confirmPrivacyRequest(await signPrivacyToken(request.id, "erasure")).then((answer) => {
+      erased = true;
+      return answer;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(erased).toBe(false);
+    upload.end();
+    expect(await imported).toMatchObject({ imported: 5101, suppressed: 0 });
+    expect(await erasure).toMatchObject({ kind: "erasure", state: "completed" });
+    expect(Object.keys(await firstNames(id))).not.toContain(email);
+    await expectAggregatesExact(id, 5100);
+    await db().suppressedEmail.deleteMany({});
+  });
+
+  it("answers 409 and keeps nothing when a row of the file was added meanwhile by something else", async () => {
+    const id = await newCategory();
+    await existingLead(id, "before@x.com");
+    const upload = new PassThrough();
+    const imported = importLeadsCsv(id, upload);
+    const settled = imported.catch((error: unknown) => error);
+    // More than a batch, so the COPY into leads is under way.
+    upload.write(`email\n${Array.from({ length: 5100 }, (_, i) => `q${i}@x.com`).join("\n")}\n`);
+    await copyIntoLeadsStarted();
+    // Not through an import (which would wait for this one): the unique key is what notices.
+    await db().lead.create({
+      data: {
+        categoryId: id,
+        firstName: "",
+        lastName: "",
+        email: "late@x.com",
+        country: "USA",
+        verifiedAt: new Date(),
+      },
+    });
+    upload.end("late@x.com\n");
+    const error = await settled;
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({
+      status: 409,
+      message: "The category changed during the import; try again",
+    });
+    expect(await db().lead.count({ where: { categoryId: id } })).toBe(2);
+  });
+});
