@@ -19,6 +19,9 @@ export async function startSmtpCatcher(port = 0): Promise<SmtpCatcher> {
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    // The app's mail transport is pooled and keeps its connections open; close them at once
+    // (the default waits 30 s).
+    closeTimeout: 100,
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then((mail) => {

@@ -5,6 +5,8 @@ import { createTestDatabase, type TestDatabase } from "./database";
 import { startNowPaymentsStandin, type NowPaymentsStandin } from "./nowpayments-standin";
 import { startSmtpCatcher, type SmtpCatcher } from "./smtp";
 
+const CLOSE_TIMEOUT_MS = 10_000;
+
 export type TestStore = {
   database: TestDatabase;
   standin: NowPaymentsStandin;
@@ -34,7 +36,16 @@ export async function startTestStore(options: {
   standin.setAutoIpn(false);
   const close = async () => {
     const { closeDatabase } = await import("@/lib/db");
-    await closeDatabase();
+    // Ending a pool waits for every checked-out connection; fail in seconds, saying why, rather
+    // than at the hook's timeout.
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error("a database connection is still checked out: a download's body left unread?")),
+        CLOSE_TIMEOUT_MS,
+      );
+    });
+    await Promise.race([closeDatabase(), stuck]).finally(() => clearTimeout(timer));
     await standin.close();
     await smtp.close();
     await database.drop();
