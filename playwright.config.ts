@@ -1,8 +1,9 @@
 import { defineConfig } from "@playwright/test";
 
 // The app under test is the production build in .next-test (npm run build:test), started by the
-// global setup on its own port against a fresh database. Workers inherit E2E_PORT from here.
-process.env.E2E_PORT ??= String(41000 + Math.floor(Math.random() * 8000));
+// global setup on its own port against a fresh database. Workers inherit E2E_PORT from here. The
+// port is below Linux's ephemeral range (32768-60999), where no outgoing connection can hold it.
+process.env.E2E_PORT ??= String(20000 + Math.floor(Math.random() * 10000));
 process.env.NEXT_DIST_DIR ??= ".next-test";
 
 export const CHROMIUM_ARGS = [

@@ -22,7 +22,8 @@ import { createTestDatabase } from "../tests/support/database";
 import { median } from "./bench-stats";
 
 const APP_SECRET = "bench-secret-0123456789-0123456789-abcdef";
-const PORT = 46000 + Math.floor(Math.random() * 2000);
+// Below Linux's ephemeral ports (32768-60999), so no outgoing connection holds it.
+const PORT = 32000 + Math.floor(Math.random() * 700);
 const BASE = `http://127.0.0.1:${PORT}`;
 const BIG = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

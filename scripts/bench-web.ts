@@ -55,7 +55,8 @@ const seconds = Math.max(1, Number(process.env.BENCH_SECONDS ?? 5));
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const connections = Math.max(1, Number(process.env.BENCH_CONNECTIONS ?? 10));
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
-const port = Number(process.env.BENCH_PORT ?? 41000 + Math.floor(Math.random() * 8000));
+// Below Linux's ephemeral ports (32768-60999), so no outgoing connection holds it.
+const port = Number(process.env.BENCH_PORT ?? 30000 + Math.floor(Math.random() * 2000));
 const baseUrl = `http://127.0.0.1:${port}`;
 const serveOnly = process.argv.includes("--serve");
 const weightOnly = process.argv.includes("--weight");
