@@ -1,5 +1,6 @@
 import "server-only";
 import type { Metadata } from "next";
+import { Suspense } from "react";
 import { notFound } from "next/navigation";
 import { loadCategory, loadCategoryImage } from "@/lib/categories/load";
 import { CategorySections } from "@/components/category/category-sections";
@@ -8,6 +9,7 @@ import { LeadSampleTable, SAMPLE_ROWS, type SampleRow } from "@/components/categ
 import { PurchaseCard } from "@/components/category/purchase-card";
 import { StickyWhenFits } from "@/components/category/sticky-when-fits";
 import { CategoryHero } from "@/components/category/category-hero";
+import { CategoryBodySkeleton } from "@/components/category/category-body-skeleton";
 import { JsonLd } from "@/components/site/json-ld";
 import { pageMetadata } from "@/components/site/metadata";
 import { SITE_NAME } from "@/lib/site";
@@ -47,22 +49,6 @@ export async function CategoryPageBody({
   if (!category || category.countByLocation[location] === 0) notFound();
   const count = category.countByLocation[location];
 
-  const previews = await cachedLeadPreviews({
-    categoryId: category._id,
-    location,
-    page: 1,
-    pageSize: SAMPLE_ROWS,
-  }).catch((error: unknown) => {
-    console.error("Category page: could not read lead previews", error);
-    return null;
-  });
-  const sampleRows: SampleRow[] = (previews?.leads ?? []).map((lead) => ({
-    name: lead.name,
-    title: lead.title,
-    company: lead.company,
-    location: [lead.city, lead.state].filter(Boolean).join(", ") || lead.country,
-  }));
-
   const base = siteUrl();
   const image = await loadCategoryImage(category._id);
   const buyer = { _id: category._id, title: category.title, count };
@@ -78,21 +64,11 @@ export async function CategoryPageBody({
         updatedAt={category.updatedAt}
         image={image}
       />
-      <div className="mx-auto grid max-w-7xl gap-10 px-4 py-10 sm:px-6 lg:grid-cols-[minmax(0,1fr)_380px] lg:px-8 lg:py-14">
-        <StickyWhenFits className="space-y-6 lg:col-start-2 lg:row-start-1 lg:self-start">
-          <PurchaseCard category={buyer} pkg={pkg} location={location} />
-          <HelpCard />
-        </StickyWhenFits>
-        <div className="min-w-0 space-y-12 lg:col-start-1 lg:row-start-1">
-          <CategorySections
-            title={category.title}
-            count={count}
-            location={location}
-            pkg={pkg}
-            sample={<LeadSampleTable rows={sampleRows} />}
-          />
-        </div>
-      </div>
+      {/* The page's loading state stands in below the hero: the hero (the largest paint) is sent
+          first and the rest follows, so it is never held back by the part below it. */}
+      <Suspense fallback={<CategoryBodySkeleton />}>
+        <CategoryBody category={buyer} pkg={pkg} location={location} />
+      </Suspense>
       <JsonLd
         data={[
           {
@@ -135,5 +111,50 @@ export async function CategoryPageBody({
         ]}
       />
     </>
+  );
+}
+
+/** Below the hero: the sections with the lead sample, and the purchase and help cards. */
+async function CategoryBody({
+  category,
+  pkg,
+  location,
+}: {
+  category: { _id: string; title: string; count: number };
+  pkg: LeadPackage;
+  location: Location;
+}) {
+  const previews = await cachedLeadPreviews({
+    categoryId: category._id,
+    location,
+    page: 1,
+    pageSize: SAMPLE_ROWS,
+  }).catch((error: unknown) => {
+    console.error("Category page: could not read lead previews", error);
+    return null;
+  });
+  const sampleRows: SampleRow[] = (previews?.leads ?? []).map((lead) => ({
+    name: lead.name,
+    title: lead.title,
+    company: lead.company,
+    location: [lead.city, lead.state].filter(Boolean).join(", ") || lead.country,
+  }));
+
+  return (
+    <div className="mx-auto grid max-w-7xl gap-10 px-4 py-10 sm:px-6 lg:grid-cols-[minmax(0,1fr)_380px] lg:px-8 lg:py-14">
+      <StickyWhenFits className="space-y-6 lg:col-start-2 lg:row-start-1 lg:self-start">
+        <PurchaseCard category={category} pkg={pkg} location={location} />
+        <HelpCard />
+      </StickyWhenFits>
+      <div className="min-w-0 space-y-12 lg:col-start-1 lg:row-start-1">
+        <CategorySections
+          title={category.title}
+          count={category.count}
+          location={location}
+          pkg={pkg}
+          sample={<LeadSampleTable rows={sampleRows} />}
+        />
+      </div>
+    </div>
   );
 }

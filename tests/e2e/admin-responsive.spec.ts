@@ -133,9 +133,9 @@ test.describe("at 375x812", () => {
     const drawer = page.getByRole("dialog", { name: "LeadMarket Admin" });
     await expect(drawer).toBeVisible();
     await expect(drawer.getByRole("button", { name: "Logout" })).toBeVisible();
-    const panel = await box(drawer);
-    expect(panel.x).toBe(0);
-    expect(panel.width).toBeLessThanOrEqual(375);
+    // It slides in from the left: measured once the slide has ended.
+    await expect.poll(async () => (await box(drawer)).x).toBe(0);
+    expect((await box(drawer)).width).toBeLessThanOrEqual(375);
     await drawer.getByRole("button", { name: /^Requests/ }).click();
     await expect(drawer).toBeHidden();
     await expect(page.getByRole("heading", { level: 1, name: "Custom Requests" })).toBeVisible();

@@ -142,10 +142,25 @@ test("the purchase card sticks while it fits and follows the package in the addr
   await expect(page.locator("#custom-request")).toBeInViewport();
 });
 
+// The hero is the page's largest paint: it comes first in the HTML, ahead of the loading state that
+// stands in for the rest, never hidden behind it (React sends a large Suspense boundary after its
+// fallback even when it is ready, as it is in a cached page).
+test("the hero comes first in the HTML, then the loading state, then the rest", async ({ page }) => {
+  const category = await marketing(page);
+  const html = await (await page.request.get(`/category/${category._id}`)).text();
+  const hero = html.indexOf('id="category-title"');
+  const loading = html.indexOf('aria-label="Loading category"');
+  expect(hero).toBeGreaterThan(0);
+  expect(loading).toBeGreaterThan(hero);
+  expect(html.indexOf("Lead Sample Preview")).toBeGreaterThan(loading);
+  await page.goto(`/category/${category._id}`);
+  await expect(page.getByRole("heading", { level: 2, name: "Lead Sample Preview" })).toBeVisible();
+  await expect(page.getByRole("status", { name: "Loading category" })).toHaveCount(0);
+});
+
 // A category page is served from the cache (docs/product-rules.md), so a navigation gets the whole
 // page in one response: while that response is held, the home page stays on screen (never a blank
-// page), and the category appears as soon as it arrives. The loading state (loading.tsx) shows only
-// while a page is rendered for the first time.
+// page), and the category appears as soon as it arrives.
 test("navigating to a category keeps the current page on screen until the category arrives", async ({
   page,
 }) => {
