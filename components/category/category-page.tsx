@@ -6,7 +6,7 @@ import { loadCategory, loadCategoryImage } from "@/lib/categories/load";
 import { CategorySections } from "@/components/category/category-sections";
 import { HelpCard } from "@/components/category/help-card";
 import { LeadSampleTable, SAMPLE_ROWS, type SampleRow } from "@/components/category/lead-sample-table";
-import { PurchaseCard } from "@/components/category/purchase-card";
+import { PurchaseCard, type PurchaseCardProps } from "@/components/category/purchase-card";
 import { StickyWhenFits } from "@/components/category/sticky-when-fits";
 import { CategoryHero } from "@/components/category/category-hero";
 import { CategoryBodySkeleton } from "@/components/category/category-body-skeleton";
@@ -115,15 +115,7 @@ export async function CategoryPageBody({
 }
 
 /** Below the hero: the sections with the lead sample, and the purchase and help cards. */
-async function CategoryBody({
-  category,
-  pkg,
-  location,
-}: {
-  category: { _id: string; title: string; count: number };
-  pkg: LeadPackage;
-  location: Location;
-}) {
+async function CategoryBody({ category, pkg, location }: PurchaseCardProps) {
   const previews = await cachedLeadPreviews({
     categoryId: category._id,
     location,

@@ -9,17 +9,15 @@ import { cn } from "@/lib/utils";
 
 const number = new Intl.NumberFormat("en-US");
 
-/** The card for the selected package (sticky while it fits); the buying itself is PurchaseActions' job. */
-export function PurchaseCard({
-  category,
-  pkg,
-  location,
-}: {
+export type PurchaseCardProps = {
   /** `count`: the leads available in `location`. */
   category: { _id: string; title: string; count: number };
   pkg: LeadPackage;
   location: Location;
-}) {
+};
+
+/** The card for the selected package (sticky while it fits); the buying itself is PurchaseActions' job. */
+export function PurchaseCard({ category, pkg, location }: PurchaseCardProps) {
   const rows = [
     { label: "Price per lead", value: `$${pkg.pricePerLead.toFixed(2)}` },
     { label: "Lead count", value: pkg.leadsLabel },
