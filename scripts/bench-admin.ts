@@ -20,10 +20,10 @@ import { from as copyFrom } from "pg-copy-streams";
 import { startAppServer, type AppServer } from "../tests/support/app-server";
 import { createTestDatabase } from "../tests/support/database";
 import { median } from "./bench-stats";
+import { freePort } from "./free-port";
 
 const APP_SECRET = "bench-secret-0123456789-0123456789-abcdef";
-// Below Linux's ephemeral ports (32768-60999), so no outgoing connection holds it.
-const PORT = 32000 + Math.floor(Math.random() * 700);
+const PORT = await freePort();
 const BASE = `http://127.0.0.1:${PORT}`;
 const BIG = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

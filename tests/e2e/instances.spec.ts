@@ -10,7 +10,7 @@ import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
 import { SignJWT } from "jose";
 import { Pool } from "pg";
-import { freePort } from "../support/app-server";
+import { freePort } from "../../scripts/free-port";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { startSmtpCatcher, type SmtpCatcher } from "../support/smtp";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";

@@ -2,13 +2,12 @@
 // off, so this file starts a second server of the same build, on the same database, with it on.
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { freePort, startAppServer, type AppServer } from "../support/app-server";
+import { startAppServer, type AppServer } from "../support/app-server";
 
 let server: AppServer;
 
 test.beforeAll(async () => {
   server = await startAppServer({
-    port: await freePort(),
     env: {
       DATABASE_URL: process.env.E2E_DATABASE_URL,
       APP_SECRET: process.env.E2E_APP_SECRET,

@@ -3,7 +3,7 @@
 // category page shows the product's error toast. Runs a second copy of the production build whose
 // database is unreachable; the browser's calls to /api/categories are answered by the test.
 import { expect, test, type Page, type Route } from "@playwright/test";
-import { freePort, startAppServer, type AppServer } from "../support/app-server";
+import { startAppServer, type AppServer } from "../support/app-server";
 
 let server: AppServer;
 
@@ -12,7 +12,6 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   test.setTimeout(90_000);
   server = await startAppServer({
-    port: await freePort(),
     env: {
       // Nothing listens on port 9: every database call fails at once.
       DATABASE_URL: "postgres://nobody@127.0.0.1:9/unreachable",

@@ -1,21 +1,13 @@
 // Starts the production build (scripts/server.mjs, as `npm start` does) on loopback, for the browser tests and the benchmarks.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { createServer, type AddressInfo } from "node:net";
-
-/** A loopback port nothing listens on now (the system picks it, so it is not some client's). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort } from "../../scripts/free-port";
 
 export type AppServer = { url: string; process: ChildProcess; stop: () => Promise<void> };
 
 export type AppServerOptions = {
-  port: number;
+  /** A free one when not given. */
+  port?: number;
   /** Added to (and winning over) this process's environment. */
   env: Record<string, string | undefined>;
   /** Where the server's log goes (errors always reach stderr). */
@@ -25,21 +17,18 @@ export type AppServerOptions = {
 };
 
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
-  const url = `http://127.0.0.1:${options.port}`;
-  const child = spawn(
-    process.execPath,
-    ["scripts/server.mjs", "-p", String(options.port), "-H", "127.0.0.1"],
-    {
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
-        PUBLIC_BASE_URL: url,
-        ...options.env,
-      },
-      stdio: ["ignore", options.stdout ?? "inherit", "inherit"],
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["scripts/server.mjs", "-p", String(port), "-H", "127.0.0.1"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
+      PUBLIC_BASE_URL: url,
+      ...options.env,
     },
-  );
+    stdio: ["ignore", options.stdout ?? "inherit", "inherit"],
+  });
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill("SIGTERM");
