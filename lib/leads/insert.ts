@@ -70,6 +70,15 @@ const MOVE_SKIPPING = `INSERT INTO leads (category_id, ${COLUMNS})
     SELECT $1::uuid, ${COLUMNS} FROM lead_import
     ON CONFLICT (category_id, email) DO NOTHING`;
 const UNIQUE_VIOLATION = "23505";
+const COPY_INTO_LEADS = `COPY leads (category_id, ${COLUMNS}) FROM STDIN`;
+
+/** The category's count moves by exactly what was inserted, in the inserting transaction. */
+async function addToCount(client: PoolClient, categoryId: string, inserted: number): Promise<void> {
+  await client.query("UPDATE categories SET count = count + $2, updated_at = now() WHERE id = $1", [
+    categoryId,
+    inserted,
+  ]);
+}
 
 async function move(client: PoolClient, categoryId: string): Promise<number> {
   await client.query("SAVEPOINT move_new");
@@ -250,10 +259,7 @@ export async function insertLeadStream(
         while (text === "" && staged.length < STAGED_BATCH) text = await nextDirect();
         if (text) {
           try {
-            await pipeline(
-              Readable.from(direct(text)),
-              client.query(copyFrom(`COPY leads (category_id, ${COLUMNS}) FROM STDIN`)),
-            );
+            await pipeline(Readable.from(direct(text)), client.query(copyFrom(COPY_INTO_LEADS)));
           } catch (error) {
             // Only an insert outside the lock (which nothing does) could have added one of these emails.
             if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
@@ -271,10 +277,7 @@ export async function insertLeadStream(
         }
       }
       if (staging) inserted += await move(client, categoryId);
-      await client.query("UPDATE categories SET count = count + $2, updated_at = now() WHERE id = $1", [
-        categoryId,
-        inserted,
-      ]);
+      await addToCount(client, categoryId, inserted);
       return { received, inserted, suppressed };
     });
   } catch (error) {
@@ -298,12 +301,9 @@ export async function copyNewLeads(
   let inserted = 0;
   await pipeline(
     copyLines(batches, `${categoryId}\t`, (leads) => (inserted += leads)),
-    client.query(copyFrom(`COPY leads (category_id, ${COLUMNS}) FROM STDIN`)),
+    client.query(copyFrom(COPY_INTO_LEADS)),
   );
-  await client.query("UPDATE categories SET count = count + $2, updated_at = now() WHERE id = $1", [
-    categoryId,
-    inserted,
-  ]);
+  await addToCount(client, categoryId, inserted);
   return inserted;
 }
 

@@ -9,14 +9,14 @@ import { createTestDatabase } from "../support/database";
 const database = await createTestDatabase("leadmarket_import");
 process.env.DATABASE_URL = database.url;
 
-const { db, pool } = await import("@/lib/db");
+const { closeDatabase, db, pool } = await import("@/lib/db");
 const { AppError } = await import("@/lib/errors");
 const { importLeadsCsv } = await import("@/lib/leads/import");
 const { emailHash, maskEmail } = await import("@/lib/privacy/email");
 const { confirmPrivacyRequest, signPrivacyToken } = await import("@/lib/privacy/requests");
 
 afterAll(async () => {
-  await pool().end();
+  await closeDatabase();
   await database.drop();
 });
 
