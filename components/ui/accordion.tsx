@@ -7,8 +7,8 @@ import { cn } from "@/lib/utils";
 // time, lets the open one collapse, handles mouse and keyboard and finds text in closed items, all
 // before (and without) any JavaScript, so pages with an accordion ship no script for it.
 
-function Accordion({ className, ...props }: React.ComponentProps<"div">) {
-  return <div data-slot="accordion" className={className} {...props} />;
+function Accordion(props: React.ComponentProps<"div">) {
+  return <div data-slot="accordion" {...props} />;
 }
 
 /** `name`: the same for every item of one accordion. */

@@ -1,4 +1,5 @@
 import type { ComponentProps } from "react";
+import { clsx } from "clsx";
 
 // Our images are files in public/ served as they are, so a plain <img> does all that next/image did
 // for them (its `unoptimized` mode) without its client component: 3.5 KB less script on each page
@@ -20,7 +21,7 @@ export function StaticImage({ fill, priority, className, alt, ...props }: Static
       decoding="async"
       loading={priority ? "eager" : "lazy"}
       fetchPriority={priority ? "high" : undefined}
-      className={fill ? `absolute inset-0 size-full ${className ?? ""}` : className}
+      className={clsx(fill && "absolute inset-0 size-full", className)}
       {...props}
     />
   );

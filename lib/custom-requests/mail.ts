@@ -74,7 +74,6 @@ export function confirmationMail(request: StoredRequest): Mail {
 }
 
 export const CONFIRMATION_KIND = "request-confirmation";
-/** Confirmations one address receives per 24 hours, however many requests name it. */
 // Namespace of the per-recipient lock (see lib/custom-requests/store.ts for another).
 const CONFIRMATION_LOCK = 5_303;
 

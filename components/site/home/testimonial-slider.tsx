@@ -2,11 +2,12 @@
 
 import { ChevronLeftIcon, ChevronRightIcon } from "lucide-react";
 import { clsx } from "clsx";
-import { useCallback, useRef, useState, type ReactNode } from "react";
+import { Children, useCallback, useRef, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 
-/** A horizontal scroll-snap track of `count` full-width slides (`children`), with arrows and dots. */
-export function TestimonialSlider({ count, children }: { count: number; children: ReactNode }) {
+/** A horizontal scroll-snap track of full-width slides (`children`, one each), with arrows and dots. */
+export function TestimonialSlider({ children }: { children: ReactNode }) {
+  const count = Children.count(children);
   const trackRef = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
 

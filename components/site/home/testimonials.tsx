@@ -53,7 +53,7 @@ export function Testimonials() {
         </SectionHeading>
 
         {/* The slides are rendered here, on the server; the slider only moves between them. */}
-        <TestimonialSlider count={TESTIMONIALS.length}>
+        <TestimonialSlider>
           {TESTIMONIALS.map((item, index) => (
             <figure
               key={item.name}
