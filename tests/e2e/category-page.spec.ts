@@ -60,12 +60,28 @@ test("breadcrumb, hero and the page's sections", async ({ page }) => {
   for (const fact of ["United States", "100% Verified", "Updated Weekly"])
     await expect(facts).toContainText(fact);
 
-  // The tooltip opens on hover (after 700 ms) and on keyboard focus, and Escape closes it.
+  // The tooltip opens on hover (after 700 ms, or at once when a tip closed less than 300 ms ago)
+  // and on keyboard focus, and Escape closes it.
   const verified = facts.getByRole("button", { name: "100% Verified" });
+  const openDelay = () =>
+    page.locator("[role=tooltip]").evaluate((tip) => getComputedStyle(tip).animationDelay);
   await expect(page.getByRole("tooltip")).toHaveCount(0);
   await verified.hover();
   await expect(page.getByRole("tooltip")).toContainText("verified within the last 30 days");
   await expect(verified).toHaveAccessibleDescription(/verified within the last 30 days/);
+  expect(await openDelay()).toBe("0.7s");
+  // Shown in full once the delay has passed; leaving it then starts the 300 ms window.
+  await expect
+    .poll(() => page.getByRole("tooltip").evaluate((tip) => getComputedStyle(tip).opacity))
+    .toBe("1");
+  await page.mouse.move(0, 0);
+  await verified.hover();
+  await expect.poll(openDelay).toBe("0s");
+  await page.mouse.move(0, 0);
+  await expect(page.getByRole("tooltip")).toHaveCount(0);
+  await page.waitForTimeout(400);
+  await verified.hover();
+  await expect.poll(openDelay).toBe("0.7s");
   await page.mouse.move(0, 0);
   await expect(page.getByRole("tooltip")).toHaveCount(0);
   await verified.focus();
