@@ -10,7 +10,7 @@ import type { Mail } from "@/lib/mail";
 import { queueMail } from "@/lib/mail/outbox";
 import { findByKey, type Caller } from "@/lib/orders/checkout";
 import { recordEvent } from "@/lib/orders/settle";
-import { normalizeEmail } from "@/lib/privacy/email";
+import { normalizeEmail } from "@/lib/mail/address";
 import { getNotificationRecipient } from "@/lib/settings";
 import {
   REPLACEMENT_DAYS,
