@@ -14,7 +14,8 @@ export function mailDomainChecker(): MailDomainChecker {
   return checker;
 }
 
-/** The provider for `apiKey` (a stored Settings key, else EMAIL_VERIFIER_API_KEY), or null without a key. */
-export function zeroBounce(apiKey: string | null = env().EMAIL_VERIFIER_API_KEY ?? null): ZeroBounce | null {
+/** The provider with the key stored in Settings, else EMAIL_VERIFIER_API_KEY; null without either. */
+export function zeroBounce(storedKey?: string | null): ZeroBounce | null {
+  const apiKey = storedKey || env().EMAIL_VERIFIER_API_KEY;
   return apiKey ? new ZeroBounce({ apiKey, apiUrl: env().EMAIL_VERIFIER_API_URL }) : null;
 }
