@@ -151,6 +151,16 @@ describe("mail-domain checks", () => {
     expect(count() - before).toBe(2);
   });
 
+  it("holds at most `cacheSize` domains, dropping the oldest first", async () => {
+    const domains = checker([dns], { cacheSize: 2 });
+    const count = () => queriesFor(dns, "a-only.test").filter((query) => query.endsWith(" MX")).length;
+    const before = count();
+    await domains.check(["a-only.test"]);
+    await domains.check(["aaaa-only.test", "mx.test"]);
+    await domains.check(["a-only.test"]);
+    expect(count() - before).toBe(2);
+  });
+
   it("looks up at most `concurrency` domains at once", async () => {
     const slow = await startDnsServer({
       zone: Object.fromEntries(
