@@ -110,6 +110,20 @@ describe("mail-domain checks", () => {
     expect(queriesFor(dns, "short-ttl.test").length - before).toBe(2);
   });
 
+  it("shares one lookup between checks that ask at the same time", async () => {
+    const domains = checker([dns]);
+    const before = queriesFor(dns, "aaaa-only.test").length;
+    const [first, second] = await Promise.all([
+      domains.check(["aaaa-only.test"]),
+      domains.check(["aaaa-only.test"]),
+    ]);
+    expect([first.get("aaaa-only.test"), second.get("aaaa-only.test")]).toEqual([
+      "accepts_mail",
+      "accepts_mail",
+    ]);
+    expect(queriesFor(dns, "aaaa-only.test").length - before).toBe(3);
+  });
+
   it("keeps an answer at most an hour, whatever its TTL", async () => {
     let now = 5_000_000;
     const domains = checker([dns], { now: () => now });

@@ -65,8 +65,9 @@ describe("verifyAddresses", () => {
       { status: null, reason: null, roleAccount: true, freeMail: false },
       { status: null, reason: null, roleAccount: false, freeMail: true },
     ]);
-    // The disposable domain is refused from the list, without a lookup.
+    // The disposable domain is refused from the list, without a lookup; the IDN is asked in punycode.
     expect(dns.queries.some((query) => query.startsWith("mailinator.com"))).toBe(false);
+    expect(dns.queries).toContain("xn--bcher-kva.test MX");
   });
 
   it("asks the provider about the addresses still standing, and takes its verdicts", async () => {
