@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { productionRefusal } from "@/lib/production-rules";
+import { parseDnsServers } from "@/lib/verification/dns-servers";
 
 // Every environment variable of the product, validated once. Read lazily: `next build` imports
 // modules without any runtime configuration, and must not fail for it.
@@ -29,6 +30,20 @@ const schema = z.object({
   ORDER_CREATE_LIMIT: z.coerce.number().int().min(0).default(10),
   // Where `npm start` keeps the embedded database when DATABASE_URL is unset.
   LEADMARKET_DATA_DIR: z.string().min(1).default(".data"),
+  // Resolvers for the mail-domain checks (`host:port,...`); unset: the system's.
+  DNS_SERVERS: z
+    .string()
+    .transform((text, context) => {
+      try {
+        return parseDnsServers(text);
+      } catch (error) {
+        context.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+  EMAIL_VERIFIER_API_URL: z.url().optional(),
+  EMAIL_VERIFIER_API_KEY: z.string().min(1).optional(),
 });
 
 export type Env = Omit<z.infer<typeof schema>, "APP_SECRET" | "PUBLIC_BASE_URL" | "PAYMENTS_TEST_MODE"> & {

@@ -1,0 +1,93 @@
+import { isDisposableDomain, isFreeMailDomain, isRoleAccount } from "./lists";
+import type { MailDomainChecker } from "./mail-domain";
+import { parseAddress } from "./syntax";
+import { BATCH_LIMIT, ProviderError, type ProviderVerdict, type ZeroBounce } from "./zerobounce";
+
+// The checks of a batch of addresses, cheapest first: syntax, the disposable list, the domains
+// (each once), then the mailbox provider for the addresses still standing. Our own checks only
+// ever find an address invalid; only the provider can call one valid.
+
+export type EmailStatus = "valid" | "accept_all" | "unknown" | "invalid";
+
+export type AddressCheck = {
+  /** null: no verdict; the address keeps the status it has and is checked again later. */
+  status: EmailStatus | null;
+  /** Why: `syntax`, `disposable`, `no_mail_domain`, `null_mx`, `provider:<sub-status>`; else null. */
+  reason: string | null;
+  roleAccount: boolean;
+  freeMail: boolean;
+};
+
+export type VerifyOptions = {
+  domains: MailDomainChecker;
+  /** The mailbox provider, when one is configured. */
+  provider?: ZeroBounce;
+  /** When the domain checks must have answered (epoch milliseconds); the checker's default else. */
+  deadlineAt?: number;
+};
+
+export type VerifyResult = {
+  /** One per address, in the order given. */
+  checks: AddressCheck[];
+  /** Why the provider gave no verdicts (the ones after it failed are missing too), for the admin. */
+  providerError: ProviderError | null;
+};
+
+export async function verifyAddresses(
+  addresses: readonly string[],
+  options: VerifyOptions,
+): Promise<VerifyResult> {
+  const parsed = addresses.map(parseAddress);
+  const checks = parsed.map((address): AddressCheck => {
+    if (!address) return { status: "invalid", reason: "syntax", roleAccount: false, freeMail: false };
+    const disposable = isDisposableDomain(address.domain);
+    return {
+      status: disposable ? "invalid" : null,
+      reason: disposable ? "disposable" : null,
+      roleAccount: isRoleAccount(address.local),
+      freeMail: isFreeMailDomain(address.domain),
+    };
+  });
+
+  const standing = (index: number): boolean => parsed[index] !== null && checks[index].status === null;
+  const domains = new Set<string>();
+  parsed.forEach((address, index) => {
+    if (address && standing(index)) domains.add(address.domain);
+  });
+  const answers = await options.domains.check(domains, options.deadlineAt);
+  parsed.forEach((address, index) => {
+    if (!address || !standing(index)) return;
+    const answer = answers.get(address.domain);
+    if (answer === "no_mail_domain" || answer === "null_mx")
+      checks[index] = { ...checks[index], status: "invalid", reason: answer };
+  });
+
+  if (!options.provider) return { checks, providerError: null };
+  // The provider is asked about each distinct address once, in its batches of 200.
+  const byAddress = new Map<string, number[]>();
+  parsed.forEach((address, index) => {
+    if (!address || !standing(index)) return;
+    const key = `${address.local}@${address.domain}`.toLowerCase();
+    const indexes = byAddress.get(key);
+    if (indexes) indexes.push(index);
+    else byAddress.set(key, [index]);
+  });
+  const keys = [...byAddress.keys()];
+  for (let start = 0; start < keys.length; start += BATCH_LIMIT) {
+    const batch = keys.slice(start, start + BATCH_LIMIT);
+    let verdicts: Map<string, ProviderVerdict>;
+    try {
+      verdicts = await options.provider.validateBatch(batch);
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      // The rest keep their statuses: a later check will ask again.
+      return { checks, providerError: error };
+    }
+    for (const key of batch) {
+      const verdict = verdicts.get(key);
+      if (!verdict) continue;
+      for (const index of byAddress.get(key) ?? []) checks[index] = { ...checks[index], ...verdict };
+    }
+  }
+  return { checks, providerError: null };
+}
