@@ -1,11 +1,12 @@
 import "server-only";
 import type { Location } from "@/lib/categories/location";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { SELLABLE_SQL } from "@/lib/leads/sellable";
 
 // Which leads an order may be given (docs/product-rules.md, "Delivery", "Location" and
-// "Replacement claims"): leads of the order's category and country that no buyer reported (not
-// quarantined), most recently verified first. A rule on which leads are sellable belongs in freshLeadsQuery, the one query behind a
-// first allocation and a replacement.
+// "Replacement claims"): sellable leads (lib/leads/sellable.ts) of the order's category and
+// country, most recently verified first. freshLeadsQuery is the one query behind a first
+// allocation and a replacement: a rule on which leads an order may get belongs there.
 
 export type FreshLeadFilter = {
   categoryId: string;
@@ -22,7 +23,7 @@ export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.
   const where = [
     Prisma.sql`category_id = ${filter.categoryId}::uuid`,
     Prisma.sql`country = ${filter.country}::"Country"`,
-    Prisma.sql`quarantined_at IS NULL`,
+    SELLABLE_SQL,
   ];
   if (filter.notInOrderId) {
     // Hashed once: walking the category's newest leads past the order's own (often all of the

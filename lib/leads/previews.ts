@@ -1,6 +1,7 @@
 import "server-only";
 import type { Location } from "@/lib/categories/location";
 import { db } from "@/lib/db";
+import { sellableLead } from "@/lib/leads/sellable";
 
 // What anyone may see of a lead before buying it: no email, phone or profile URL, and only the
 // initial of the last name.
@@ -81,7 +82,10 @@ export async function listLeadPreviews(options: {
   const { categoryId, location, page, pageSize } = options;
   const [rows, total] = await Promise.all([
     db().lead.findMany({
-      where: categoryId ? { categoryId, ...(location ? { country: location } : {}) } : undefined,
+      where: {
+        ...sellableLead,
+        ...(categoryId ? { categoryId, ...(location ? { country: location } : {}) } : {}),
+      },
       select: previewSelect,
       orderBy: categoryId ? [{ verifiedAt: "desc" }, { id: "asc" }] : [{ id: "desc" }],
       skip: (page - 1) * pageSize,
@@ -101,6 +105,6 @@ export async function listLeadPreviews(options: {
 }
 
 export async function findLeadPreview(id: bigint): Promise<LeadPreview | null> {
-  const row = await db().lead.findUnique({ where: { id }, select: previewSelect });
+  const row = await db().lead.findFirst({ where: { id, ...sellableLead }, select: previewSelect });
   return row ? toPreview(row) : null;
 }
