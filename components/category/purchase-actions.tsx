@@ -13,7 +13,7 @@ import { toast } from "@/components/ui/use-toast";
 import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
 import { isDownloadKey } from "@/lib/orders/key";
 import type { LeadPackage } from "@/lib/packages";
-import { isClosedStatus, isPaymentComplete } from "@/lib/orders/status";
+import { isClosedStatus } from "@/lib/orders/status";
 import { HttpError } from "@/lib/client/fetcher";
 import { paymentPollKey } from "@/lib/client/query-keys";
 import {
@@ -27,7 +27,7 @@ import {
   useCreatePayment,
   type PaymentContext,
 } from "@/lib/client/use-payment";
-import type { PaymentStatusResponse } from "@/lib/schemas/payment";
+import type { PaymentStatusAnswer } from "@/lib/schemas/payment";
 
 export type PurchaseActionsProps = {
   /** `count`: the leads available in `location`. */
@@ -126,8 +126,9 @@ export function PurchaseActions({ category, pkg, location }: PurchaseActionsProp
 
   /** Applies a status answer: the payment is complete (with its one download), closed, or open. */
   const settle = useCallback(
-    async (paymentId: string, answer: PaymentStatusResponse, autoDownload: boolean): Promise<CheckResult> => {
-      if (isPaymentComplete(answer, pkg.price)) {
+    async (paymentId: string, answer: PaymentStatusAnswer, autoDownload: boolean): Promise<CheckResult> => {
+      // `paid` is the server's verdict (price covered, paid status): the card follows it.
+      if (answer.paid) {
         setStatus("confirmed");
         setPhase("complete");
         // One automatic download per order across this browser's tabs, and none when coming
@@ -148,7 +149,7 @@ export function PurchaseActions({ category, pkg, location }: PurchaseActionsProp
       }
       return "open";
     },
-    [category._id, pkg.leadCount, pkg.price],
+    [category._id, pkg.leadCount],
   );
 
   // Automatic checks while the payment is open: each one 10 s after the previous answer, at most
@@ -246,13 +247,8 @@ export function PurchaseActions({ category, pkg, location }: PurchaseActionsProp
     const popup = window.open("", "_blank");
     createPayment.mutate(
       {
-        packageType: pkg.id,
-        amount: pkg.price,
-        leadId: category._id,
-        leadCount: pkg.leadCount,
-        leadTitle: category.title,
         categoryId: category._id,
-        selectedPackage: pkg.id,
+        packageType: pkg.id,
         location,
         ...(email.trim() ? { email: email.trim() } : {}),
       },
