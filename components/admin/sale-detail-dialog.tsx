@@ -67,7 +67,9 @@ export function SaleDetailDialog({ saleId, onClose }: { saleId: string | null; o
   const recheck = useSaleAction("recheck");
   const resend = useSaleAction("resend-receipt");
   const detail = sale.data;
-  const [paymentId, setPaymentId] = useState("");
+  // What the admin typed, for the sale it was typed for.
+  const [typed, setTyped] = useState({ saleId, paymentId: "" });
+  const paymentId = typed.saleId === saleId ? typed.paymentId : "";
   // No payment stored and unpaid: the admin can name the payment the buyer made for the invoice.
   const asksForPayment = !!detail && !detail.providerPaymentId && detail.paidAt === null;
 
@@ -109,7 +111,7 @@ export function SaleDetailDialog({ saleId, onClose }: { saleId: string | null; o
                   id="recheck-payment-id"
                   value={paymentId}
                   maxLength={128}
-                  onChange={(event) => setPaymentId(event.target.value)}
+                  onChange={(event) => setTyped({ saleId, paymentId: event.target.value })}
                   placeholder="From the buyer or the NOWPayments dashboard"
                 />
               </div>
