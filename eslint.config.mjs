@@ -2,9 +2,39 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+// The floors: app -> components -> lib/<domain> -> lib/db. A lower floor never imports a higher one,
+// the shared services (payments, mail) import no domain, and nothing imports in a loop.
+// docs/architecture.md explains them.
+// lib/settings is configuration (like lib/env), which the services may read.
+const domains = ["auth", "categories", "custom-requests", "dashboard", "leads", "orders", "privacy"];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
+  {
+    files: ["**/*.{ts,tsx,mjs}"],
+    rules: {
+      "import/no-cycle": ["error", { ignoreExternal: true }],
+      "import/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: "./lib",
+              from: ["./app", "./components"],
+              message: "lib/ never imports app/ or components/.",
+            },
+            { target: "./components", from: "./app", message: "components/ never import app/." },
+            ...["payments", "mail"].map((service) => ({
+              target: `./lib/${service}`,
+              from: domains.map((domain) => `./lib/${domain}`),
+              message: `lib/${service} is a service the domains call; it imports no domain folder.`,
+            })),
+          ],
+        },
+      ],
+    },
+  },
   globalIgnores([
     ".next*/**",
     "lib/generated/**",

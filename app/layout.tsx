@@ -37,7 +37,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en">
       <body>
         {/* No QueryClientProvider here either: React Query is loaded only by the pages that use it
-            (app/providers.tsx), so the home page and the static pages ship without it. */}
+            (components/providers.tsx), so the home page and the static pages ship without it. */}
         {children}
         <LazyToaster />
       </body>

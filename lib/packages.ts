@@ -1,3 +1,6 @@
+// Relative: next.config.ts reads this file, and its loader resolves no "@/" path from here.
+import { LEAD_FIELDS, type LeadColumn } from "./leads/fields";
+
 // The fixed package table. Shared by the browser (display) and the server, which alone decides
 // what a purchase costs and how many leads it delivers.
 export const PACKAGE_IDS = ["starter", "standard", "premium"] as const;
@@ -8,30 +11,27 @@ export type FeatureObject = { included: boolean; text: string };
 /** A delivered column: the lead field (its SQL name) and the header the download gives it. */
 export type Column = { key: string; header: string };
 
-const STARTER_COLUMNS: Column[] = [
-  { key: "first_name", header: "First Name" },
-  { key: "last_name", header: "Last Name" },
-  { key: "job_title", header: "Title" },
-  { key: "company", header: "Company" },
-  { key: "email", header: "Email" },
-  { key: "phone", header: "Phone" },
-  { key: "city", header: "City" },
-  { key: "state", header: "State" },
-  { key: "country", header: "Country" },
-];
-const STANDARD_COLUMNS: Column[] = [
-  ...STARTER_COLUMNS,
-  { key: "profile_url", header: "Profile URL" },
-  { key: "industry", header: "Industry" },
-  { key: "company_size", header: "Company Size" },
-];
-const PREMIUM_COLUMNS: Column[] = [
+const HEADERS = Object.fromEntries(LEAD_FIELDS.map((field) => [field.column, field.header])) as Record<
+  LeadColumn,
+  string
+>;
+const columns = (...keys: LeadColumn[]): Column[] => keys.map((key) => ({ key, header: HEADERS[key] }));
+
+const STARTER_COLUMNS = columns(
+  "first_name",
+  "last_name",
+  "job_title",
+  "company",
+  "email",
+  "phone",
+  "city",
+  "state",
+  "country",
+);
+const STANDARD_COLUMNS = [...STARTER_COLUMNS, ...columns("profile_url", "industry", "company_size")];
+const PREMIUM_COLUMNS = [
   ...STANDARD_COLUMNS,
-  { key: "seniority", header: "Seniority" },
-  { key: "department", header: "Department" },
-  { key: "company_website", header: "Company Website" },
-  { key: "company_revenue", header: "Company Revenue" },
-  { key: "verified_at", header: "Verified At" },
+  ...columns("seniority", "department", "company_website", "company_revenue", "verified_at"),
 ];
 
 /** What each package's download holds, in file order. */

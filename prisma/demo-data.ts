@@ -4,7 +4,8 @@
 // title, seniority and department come from its category's profile (prisma/demo-profiles.ts).
 // docs/product-rules.md ("Demo data") lists what the tests hold this to.
 import type { Pool, PoolClient } from "pg";
-import { copyNewLeads, type Country, type LeadInput } from "../lib/leads/insert";
+import type { Location } from "../lib/categories/location";
+import { copyNewLeads, type LeadInput } from "../lib/leads/insert";
 import { pgTransaction } from "../lib/pg-transaction";
 import {
   CONTACTS_BY_SIZE,
@@ -407,7 +408,7 @@ function ukExchange(city: City, next: () => number): string {
   return `${city.ukPrefix} ${local} ${digits(next, tail - 4)}`;
 }
 
-function makeCompany(name: string, country: Country, profile: Profile, next: () => number): Company {
+function makeCompany(name: string, country: Location, profile: Profile, next: () => number): Company {
   const band = pickBand(next());
   const city = country === "UK" ? pickUkCity(next()) : pickUsaCity(next());
   const revenues = REVENUE_BY_SIZE[band];
@@ -442,7 +443,7 @@ export type LeadOptions = {
   seed?: number;
   /** The category's title: picks its profile (titles, industries, company names). */
   category?: string;
-  country?: Country;
+  country?: Location;
   now?: Date;
 };
 
@@ -456,7 +457,7 @@ export function* leadBatches(
   batchSize = 5000,
 ): Generator<LeadInput[]> {
   const next = random(options.seed ?? 1);
-  const country: Country = options.country ?? "USA";
+  const country: Location = options.country ?? "USA";
   const profile = profileFor(options.category ?? "");
   const roles = rolePickers(profile);
   const now = (options.now ?? new Date()).getTime();

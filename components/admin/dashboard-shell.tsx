@@ -16,7 +16,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
 import { adminKeys } from "@/lib/client/query-keys";
 import { AUTO_REFRESH_MS, useAdminCategories, useAdminSettings, useAdminStats } from "@/lib/client/use-admin";
-import { ADMIN_UNAUTHORIZED_EVENT, clearAdminToken, getAdminToken } from "@/lib/client/use-admin-token";
+import { ADMIN_UNAUTHORIZED_EVENT, clearAdminToken, getAdminToken } from "@/lib/client/admin-api";
 
 /** The dashboard renders nothing of the admin's data until a token is known to exist. */
 export function DashboardShell() {

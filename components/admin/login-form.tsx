@@ -10,7 +10,7 @@ import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
 import { apiFetch, HttpError } from "@/lib/client/fetcher";
-import { setAdminToken } from "@/lib/client/use-admin-token";
+import { setAdminToken } from "@/lib/client/admin-api";
 
 export function LoginForm() {
   const router = useRouter();

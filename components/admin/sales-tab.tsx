@@ -14,7 +14,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/use-toast";
 import { useAdminSales } from "@/lib/client/use-admin";
-import { adminDownload } from "@/lib/client/use-admin-token";
+import { adminDownload } from "@/lib/client/admin-api";
 import { SALE_FILTERS, type SaleFilter } from "@/lib/schemas/admin";
 
 const PAGE_SIZE = 50;

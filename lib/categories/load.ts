@@ -1,6 +1,6 @@
 import "server-only";
 import { cache } from "react";
-import { categoryImage } from "@/components/site/category-images";
+import { categoryImage } from "@/lib/categories/images";
 import { cachedCategory, cachedCategoryPosition } from "@/lib/categories/cached-reads";
 import { uuidParams } from "@/lib/schemas/common";
 

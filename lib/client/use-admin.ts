@@ -2,7 +2,7 @@
 
 // One hook per admin resource. Every mutation invalidates the cached lists it affects.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { adminJson, adminRequest, adminSend, getAdminToken } from "@/lib/client/use-admin-token";
+import { adminJson, adminRequest, adminSend, getAdminToken } from "@/lib/client/admin-api";
 import { adminKeys } from "@/lib/client/query-keys";
 import type { CategoryDto } from "@/lib/schemas/category";
 import type { PrivacyRequestDto } from "@/lib/schemas/privacy";

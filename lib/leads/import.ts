@@ -5,7 +5,9 @@ import { db, pool } from "@/lib/db";
 import { AppError, badRequest, notFound } from "@/lib/errors";
 import { revalidateCatalogue } from "@/lib/categories/cache";
 import { csvRecords, UploadError } from "@/lib/leads/csv-records";
-import { insertLeadStream, type Country, type LeadInput } from "@/lib/leads/insert";
+import { LEAD_FIELDS } from "@/lib/leads/fields";
+import { insertLeadStream, type LeadInput } from "@/lib/leads/insert";
+import type { Location } from "@/lib/categories/location";
 import type { ImportReport } from "@/lib/schemas/admin";
 
 // CSV lead import. The upload is streamed: busboy hands over the file part, csvRecords turns it into
@@ -19,34 +21,15 @@ const BATCH_SIZE = 5000;
 const MAX_REPORTED_INVALID = 1000;
 const MAX_CELL_LENGTH = 1000;
 
-type Field = Exclude<keyof LeadInput, "country" | "verifiedAt"> | "country" | "verifiedAt" | "fullName";
+type Field = keyof LeadInput | "fullName";
 
-// Header names are compared lower-cased with everything but letters and digits removed, so
-// "First Name", "first_name" and "firstName" all read as "firstname".
-const ALIASES: Record<Field, string[]> = {
-  firstName: ["firstname", "fname", "givenname", "first"],
-  lastName: ["lastname", "lname", "surname", "familyname", "last"],
-  fullName: ["name", "fullname", "contactname"],
-  jobTitle: ["jobtitle", "title", "position", "role"],
-  seniority: ["seniority", "senioritylevel", "level"],
-  department: ["department", "dept", "function"],
-  company: ["company", "companyname", "organization", "organisation", "employer", "account"],
-  companyWebsite: ["companywebsite", "website", "companyurl", "domain", "companydomain", "url"],
-  companySize: ["companysize", "size", "employees", "headcount", "employeecount", "numberofemployees"],
-  companyRevenue: ["companyrevenue", "revenue", "annualrevenue"],
-  industry: ["industry", "sector"],
-  email: ["email", "emailaddress", "workemail", "businessemail", "mail"],
-  phone: ["phone", "phonenumber", "telephone", "tel", "mobile", "directphone"],
-  city: ["city", "town"],
-  state: ["state", "region", "province", "county", "statecode"],
-  country: ["country", "countrycode", "nation"],
-  profileUrl: ["profileurl", "profile", "linkedin", "linkedinurl", "linkedinprofile", "linkedinprofileurl"],
-  verifiedAt: ["verifiedat", "verified", "verifieddate", "verifiedon", "lastverified", "lastverifiedat"],
-};
+// A full name column fills first and last name when they have no columns of their own.
+const FULL_NAME_ALIASES = ["name", "fullname", "contactname"];
 
-const FIELD_BY_ALIAS = new Map<string, Field>(
-  Object.entries(ALIASES).flatMap(([field, aliases]) => aliases.map((alias) => [alias, field as Field])),
-);
+const FIELD_BY_ALIAS = new Map<string, Field>([
+  ...LEAD_FIELDS.flatMap(({ field, aliases }) => aliases.map((alias): [string, Field] => [alias, field])),
+  ...FULL_NAME_ALIASES.map((alias): [string, Field] => [alias, "fullName"]),
+]);
 
 export function normalizeHeader(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, "");
@@ -62,7 +45,7 @@ export function mapHeader(header: string[]): Map<Field, number> {
   return columns;
 }
 
-const COUNTRIES: Record<string, Country> = {
+const COUNTRIES: Record<string, Location> = {
   usa: "USA",
   us: "USA",
   unitedstates: "USA",
@@ -128,7 +111,7 @@ function offsetMinutes(zone: string | undefined): number {
   return zone.startsWith("-") ? -minutes : minutes;
 }
 
-function readDate(text: string, country: Country): number | null {
+function readDate(text: string, country: Location): number | null {
   const iso = ISO_DATE.exec(text);
   if (iso) {
     const [, year, month, day, hour, minute, second, fraction, zone] = iso;
@@ -146,7 +129,7 @@ function readDate(text: string, country: Country): number | null {
   return null;
 }
 
-export function parseVerifiedAt(text: string, country: Country, now: Date): Date | null {
+export function parseVerifiedAt(text: string, country: Location, now: Date): Date | null {
   const time = readDate(text.trim(), country);
   return time === null || time < EARLIEST_VERIFIED || time > now.getTime() + DAY_MS ? null : new Date(time);
 }

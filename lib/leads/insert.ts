@@ -10,9 +10,9 @@ import type { Pool, PoolClient } from "pg";
 import { from as copyFrom, to as copyTo } from "pg-copy-streams";
 import { conflict } from "../errors";
 import { pgTransaction } from "../pg-transaction";
+import type { Location } from "../categories/location";
 import { EmailHashes } from "./email-hashes";
-
-export type Country = "USA" | "UK";
+import { TEXT_FIELDS } from "./fields";
 
 export type LeadInput = {
   firstName: string;
@@ -29,32 +29,14 @@ export type LeadInput = {
   phone: string;
   city: string;
   state: string;
-  country: Country;
+  country: Location;
   profileUrl: string;
   verifiedAt: Date;
 };
 
-const TEXT_COLUMNS = [
-  ["first_name", "firstName"],
-  ["last_name", "lastName"],
-  ["job_title", "jobTitle"],
-  ["seniority", "seniority"],
-  ["department", "department"],
-  ["company", "company"],
-  ["company_website", "companyWebsite"],
-  ["company_size", "companySize"],
-  ["company_revenue", "companyRevenue"],
-  ["industry", "industry"],
-  ["email", "email"],
-  ["phone", "phone"],
-  ["city", "city"],
-  ["state", "state"],
-  ["profile_url", "profileUrl"],
-] as const satisfies readonly (readonly [string, keyof LeadInput])[];
-
-const COLUMNS = [...TEXT_COLUMNS.map(([column]) => column), "country", "verified_at"].join(", ");
+const COLUMNS = [...TEXT_FIELDS.map(({ column }) => column), "country", "verified_at"].join(", ");
 const STAGING = `CREATE TEMP TABLE lead_import (
-    ${TEXT_COLUMNS.map(([column]) => `${column} text`).join(", ")}, country "Country", verified_at timestamptz
+    ${TEXT_FIELDS.map(({ column }) => `${column} text`).join(", ")}, country "Country", verified_at timestamptz
   ) ON COMMIT DROP`;
 // Rows that may repeat an email already in the category or earlier in the input are moved from
 // the staging table by one INSERT ... SELECT. Mostly they are repeats, so a plain INSERT of the
@@ -115,7 +97,6 @@ function copyField(value: string): string {
     : value;
 }
 
-const TEXT_FIELDS = TEXT_COLUMNS.map(([, field]) => field);
 // Most rows of an import share one verification time (the import's), written once.
 let lastDate: Date | undefined;
 let lastIso = "";
@@ -123,7 +104,7 @@ let lastIso = "";
 /** A row in COPY's text format; `email` is the lead's, lower-cased (the unique key is on the stored text). */
 function copyLine(lead: LeadInput, email: string): string {
   let line = "";
-  for (const field of TEXT_FIELDS) line += `${copyField(field === "email" ? email : lead[field])}\t`;
+  for (const { field } of TEXT_FIELDS) line += `${copyField(field === "email" ? email : lead[field])}\t`;
   if (lead.verifiedAt !== lastDate) {
     lastDate = lead.verifiedAt;
     lastIso = lastDate.toISOString();

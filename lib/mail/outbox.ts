@@ -2,7 +2,7 @@ import "server-only";
 import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { transmit, type Mail } from "@/lib/mail";
-import { maskEmail } from "@/lib/privacy/email";
+import { maskEmail } from "@/lib/mail/address";
 
 // The mail outbox. A mail is a row written in the same transaction as what caused it (a sale, a
 // request), so it exists exactly when its cause does, and an SMTP outage only delays it. The

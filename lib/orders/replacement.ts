@@ -11,7 +11,7 @@ import { queueMail } from "@/lib/mail/outbox";
 import { findByKey } from "@/lib/orders/access";
 import type { Caller } from "@/lib/orders/limits";
 import { recordEvent } from "@/lib/orders/settle";
-import { normalizeEmail } from "@/lib/privacy/email";
+import { normalizeEmail } from "@/lib/mail/address";
 import { getNotificationRecipient } from "@/lib/settings";
 import {
   REPLACEMENT_DAYS,

@@ -9,7 +9,7 @@ import { AppError, badRequest } from "@/lib/errors";
 import { ERASURE_LOCK } from "@/lib/leads/insert";
 import { queueMail, PRIVATE_KIND_PREFIX } from "@/lib/mail/outbox";
 import { accessReportMail, privacyConfirmationMail, type HeldLead } from "@/lib/privacy/mails";
-import { emailHash, maskEmail, normalizeEmail } from "@/lib/privacy/email";
+import { emailHash, maskEmail, normalizeEmail } from "@/lib/mail/address";
 import type { PrivacyConfirmAnswer, PrivacyKind, PrivacyRequestDto } from "@/lib/schemas/privacy";
 
 // GDPR requests (docs/product-rules.md, "Privacy requests"). A request mails a signed confirmation

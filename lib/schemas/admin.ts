@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { hasNoNul, NUL_MESSAGE } from "@/lib/schemas/common";
+import { emailAddress, hasNoNul, NUL_MESSAGE } from "@/lib/schemas/common";
 
 // Admin back-office schemas and answer shapes, shared by the route handlers, the forms and the
 // client hooks (docs/product-rules.md).
@@ -12,7 +12,7 @@ const MAX_PASSWORD_BYTES = 72;
 const notBlank = (value: string) => value.trim().length > 0;
 
 export const loginSchema = z.object({
-  email: z.string().trim().max(254).pipe(z.email("Enter a valid email address")),
+  email: emailAddress,
   password: z.string().max(200).refine(notBlank, "Password is required"),
 });
 
@@ -29,12 +29,9 @@ export const changePasswordSchema = z.object({
 
 export const settingsUpdateSchema = z
   .object({
-    email: z.string().trim().max(254).pipe(z.email("Enter a valid email address")),
+    email: emailAddress,
     // An empty value clears it: notifications then go to the admin email.
-    notificationEmail: z.union([
-      z.literal(""),
-      z.string().trim().max(254).pipe(z.email("Enter a valid email address")),
-    ]),
+    notificationEmail: z.union([z.literal(""), emailAddress]),
     nowPaymentsApiKey: z.string().trim().min(1, "API key must not be empty").max(500),
     autoRefreshDashboard: z.boolean(),
     enableNotifications: z.boolean(),

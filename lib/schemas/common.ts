@@ -19,14 +19,16 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
 
 export const uuidParams = z.object({ id: z.uuid("Invalid id") });
 
-/** A person's email as the self-service forms take it (find my orders, privacy requests): lower-cased. */
-export const personEmail = z
+/** An email address as every form and body takes it: trimmed, at most 254 characters, valid. */
+export const emailAddress = z
   .string("Email is required")
   .trim()
   .min(1, "Email is required")
   .max(254, "Email must be at most 254 characters")
-  .pipe(z.email("Enter a valid email address"))
-  .transform((email) => email.toLowerCase());
+  .pipe(z.email("Enter a valid email address"));
+
+/** A person's email as the self-service forms take it (find my orders, privacy requests): lower-cased. */
+export const personEmail = emailAddress.transform((email) => email.toLowerCase());
 
 export const pagination = z.object({
   page: z.coerce.number().int().min(1).max(1000).default(1),

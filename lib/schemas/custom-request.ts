@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { hasNoNul, NUL_MESSAGE } from "@/lib/schemas/common";
+import { emailAddress, hasNoNul, NUL_MESSAGE } from "@/lib/schemas/common";
 
 // The custom lead request, shared by the form (choices, defaults, client checks) and by
 // POST /api/custom-request (the authoritative validation).
@@ -99,12 +99,7 @@ export const customRequestSchema = z.object({
     .min(1, "Name is required")
     .max(200, "Name must be at most 200 characters")
     .refine((value) => !CONTROL_CHARACTERS.test(value), "Name must not contain control characters"),
-  email: z
-    .string("Email is required")
-    .trim()
-    .min(1, "Email is required")
-    .max(254, "Email must be at most 254 characters")
-    .pipe(z.email("Enter a valid email address")),
+  email: emailAddress,
   industry: industrySchema.default("saas"),
   role: roleSchema.default("ceo"),
   message: z

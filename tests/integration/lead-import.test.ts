@@ -12,7 +12,7 @@ process.env.DATABASE_URL = database.url;
 const { closeDatabase, db, pool } = await import("@/lib/db");
 const { AppError } = await import("@/lib/errors");
 const { importLeadsCsv } = await import("@/lib/leads/import");
-const { emailHash, maskEmail } = await import("@/lib/privacy/email");
+const { emailHash, maskEmail } = await import("@/lib/mail/address");
 const { confirmPrivacyRequest, signPrivacyToken } = await import("@/lib/privacy/requests");
 
 afterAll(async () => {

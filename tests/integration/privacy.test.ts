@@ -26,7 +26,7 @@ const categoryLeads = await import("@/app/api/admin/categories/[id]/leads/route"
 const { db, pool } = await import("@/lib/db");
 const { signAdminToken } = await import("@/lib/auth/session");
 const { expirePrivacyRequests, signPrivacyToken } = await import("@/lib/privacy/requests");
-const { emailHash } = await import("@/lib/privacy/email");
+const { emailHash } = await import("@/lib/mail/address");
 const { createCategoryWithLeads } = await import("@/prisma/demo-data");
 
 let token: string;

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { StaticImage } from "@/components/ui/static-image";
 import { freshnessText } from "@/components/category/freshness";
-import { categoryImage } from "@/components/site/category-images";
+import { categoryImage } from "@/lib/categories/images";
 import { categoryHref, listTitle, type Location } from "@/lib/categories/location";
 import type { LeadPackage } from "@/lib/packages";
 import type { CategoryDto } from "@/lib/schemas/category";

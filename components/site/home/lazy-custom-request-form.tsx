@@ -30,7 +30,7 @@ function FormPlaceholder() {
 // before the visitor comes near the form.
 const CustomRequestForm = dynamic(
   () =>
-    Promise.all([import("@/components/custom-request/custom-request-form"), import("@/app/providers")]).then(
+    Promise.all([import("@/components/custom-request/custom-request-form"), import("@/components/providers")]).then(
       ([form, providers]) =>
         function CustomRequestFormWithQuery() {
           return (

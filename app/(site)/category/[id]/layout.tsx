@@ -1,6 +1,6 @@
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
-import { Providers } from "@/app/providers";
+import { Providers } from "@/components/providers";
 import { loadCategory } from "@/lib/categories/load";
 
 // The existence check lives above the page's loading state, so it runs before anything is sent:
