@@ -4,7 +4,7 @@ import { transaction } from "@/lib/db";
 import { env } from "@/lib/env";
 import { DOWNLOAD_KEY_PATTERN } from "@/lib/orders/key";
 import { countUnknownLookup, type Caller } from "@/lib/orders/limits";
-import { getPaymentProvider } from "@/lib/orders/payment-provider";
+import { getPaymentProvider } from "@/lib/payments";
 import { recordEvent } from "@/lib/orders/settle";
 import { answeredStatus, isFinalStatus } from "@/lib/orders/status";
 import { lookUpPaymentId, lookUpReturnedPayment, refreshFromProvider } from "@/lib/orders/sync";

@@ -4,7 +4,7 @@ import { db, transaction } from "@/lib/db";
 import { csvExport } from "@/lib/api/attachment";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { queueReceipt } from "@/lib/orders/notify";
-import { getPaymentProvider } from "@/lib/orders/payment-provider";
+import { getPaymentProvider } from "@/lib/payments";
 import { applyGivenPayment, refreshFromProvider } from "@/lib/orders/sync";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";
 import { CLOSED_STATUSES } from "@/lib/orders/status";

@@ -7,7 +7,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { Caller } from "@/lib/orders/limits";
 import { returnUrlFor } from "@/lib/orders/links";
-import { getPaymentProvider } from "@/lib/orders/payment-provider";
+import { getPaymentProvider } from "@/lib/payments";
 import { getPackage, type PackageId } from "@/lib/packages";
 import type { CreatePaymentAnswer } from "@/lib/schemas/payment";
 

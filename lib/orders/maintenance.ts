@@ -2,7 +2,7 @@ import "server-only";
 import { pruneThrottleEvents } from "@/lib/api/throttle";
 import { pruneLoginAttempts } from "@/lib/auth/login";
 import { db, transaction } from "@/lib/db";
-import { getPaymentProvider } from "@/lib/orders/payment-provider";
+import { getPaymentProvider } from "@/lib/payments";
 import { expirePrivacyRequests } from "@/lib/privacy/requests";
 import { FINAL_UNPAID_STATUSES } from "@/lib/orders/status";
 import { refreshFromProvider } from "@/lib/orders/sync";

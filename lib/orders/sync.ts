@@ -3,7 +3,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { db } from "@/lib/db";
 import { countUnknownLookup, mayAskProvider, mayLookUpUnseen, type Caller } from "@/lib/orders/limits";
-import { getPaymentProvider } from "@/lib/orders/payment-provider";
+import { getPaymentProvider } from "@/lib/payments";
 import { applyPayment } from "@/lib/orders/settle";
 import { findOrder, type OrderView } from "@/lib/orders/view";
 import { ProviderError, type PaymentProvider, type ProviderPayment } from "@/lib/payments/provider";
