@@ -28,6 +28,8 @@ const schema = z.object({
   CUSTOM_REQUEST_LIMIT: z.coerce.number().int().min(0).default(20),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   ORDER_CREATE_LIMIT: z.coerce.number().int().min(0).default(10),
+  // Provider lookups a minute, in all, of payment ids we have not stored (0 = none).
+  PROVIDER_LOOKUP_LIMIT: z.coerce.number().int().min(0).default(60),
   // Where `npm start` keeps the embedded database when DATABASE_URL is unset.
   LEADMARKET_DATA_DIR: z.string().min(1).default(".data"),
   // Resolvers for the mail-domain checks (`host:port,...`); unset: the system's.

@@ -1,9 +1,12 @@
 "use client";
 
+import { useState } from "react";
 import { RefreshCw, Send } from "lucide-react";
 import { formatDateTime, formatUsd, packageLabel } from "@/components/admin/format";
 import { SaleStatusBadge } from "@/components/admin/status-badge";
 import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
 import {
   Dialog,
   DialogContent,
@@ -64,14 +67,23 @@ export function SaleDetailDialog({ saleId, onClose }: { saleId: string | null; o
   const recheck = useSaleAction("recheck");
   const resend = useSaleAction("resend-receipt");
   const detail = sale.data;
+  // What the admin typed, for the sale it was typed for.
+  const [typed, setTyped] = useState({ saleId, paymentId: "" });
+  const paymentId = typed.saleId === saleId ? typed.paymentId : "";
+  // No payment stored and unpaid: the admin can name the payment the buyer made for the invoice.
+  const asksForPayment = !!detail && !detail.providerPaymentId && detail.paidAt === null;
 
   const run = (action: typeof recheck, done: string) => {
     if (!saleId) return;
-    action.mutate(saleId, {
-      onSuccess: () => toast({ title: done }),
-      onError: (error) =>
-        toast({ title: "Action failed", description: failure(error), variant: "destructive" }),
-    });
+    const given = action === recheck && asksForPayment ? paymentId.trim() : "";
+    action.mutate(
+      { id: saleId, ...(given ? { paymentId: given } : {}) },
+      {
+        onSuccess: () => toast({ title: done }),
+        onError: (error) =>
+          toast({ title: "Action failed", description: failure(error), variant: "destructive" }),
+      },
+    );
   };
 
   return (
@@ -92,6 +104,18 @@ export function SaleDetailDialog({ saleId, onClose }: { saleId: string | null; o
               <SaleStatusBadge status={detail.status} />
             </div>
             <Facts sale={detail} />
+            {asksForPayment && (
+              <div className="space-y-1.5">
+                <Label htmlFor="recheck-payment-id">Payment id (NP_id) of this invoice</Label>
+                <Input
+                  id="recheck-payment-id"
+                  value={paymentId}
+                  maxLength={128}
+                  onChange={(event) => setTyped({ saleId, paymentId: event.target.value })}
+                  placeholder="From the buyer or the NOWPayments dashboard"
+                />
+              </div>
+            )}
             <section aria-labelledby="sale-history" className="space-y-2">
               <h3 id="sale-history" className="text-sm font-semibold">
                 Status history
@@ -116,7 +140,12 @@ export function SaleDetailDialog({ saleId, onClose }: { saleId: string | null; o
           <Button
             variant="outline"
             onClick={() => run(recheck, "Order rechecked with the provider")}
-            disabled={!detail || !detail.providerPaymentId || detail.paidAt !== null || recheck.isPending}
+            disabled={
+              !detail ||
+              detail.paidAt !== null ||
+              (!detail.providerPaymentId && !paymentId.trim()) ||
+              recheck.isPending
+            }
           >
             {recheck.isPending ? <Spinner size="sm" /> : <RefreshCw aria-hidden />} Recheck
           </Button>

@@ -67,8 +67,9 @@ export function useAdminSale(id: string | null) {
 export function useSaleAction(action: "recheck" | "resend-receipt") {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      adminJson<SaleDetailDto>(`/api/admin/sales/${id}/${action}`, { method: "POST" }),
+    // `paymentId`: Recheck of an order with no payment stored (one the buyer paid after cancelling).
+    mutationFn: ({ id, paymentId }: { id: string; paymentId?: string }) =>
+      adminSend<SaleDetailDto>(`/api/admin/sales/${id}/${action}`, "POST", paymentId ? { paymentId } : {}),
     onSuccess: (detail) => {
       queryClient.setQueryData(adminKeys.sale(detail._id), detail);
       return Promise.all([

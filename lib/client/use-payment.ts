@@ -1,13 +1,13 @@
 import { useMutation } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/fetcher";
-import type { CreatePaymentBody, CreatePaymentResponse, PaymentStatusResponse } from "@/lib/schemas/payment";
+import type { CreatePaymentAnswer, CreatePaymentRequest, PaymentStatusAnswer } from "@/lib/schemas/payment";
 
 // Client calls of the purchase flow.
 
 export function useCreatePayment() {
   return useMutation({
-    mutationFn: (body: CreatePaymentBody) =>
-      apiFetch<CreatePaymentResponse>("/api/payment/create", {
+    mutationFn: (body: CreatePaymentRequest) =>
+      apiFetch<CreatePaymentAnswer>("/api/payment/create", {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
@@ -20,17 +20,17 @@ export function fetchPaymentStatus(
   paymentId: string,
   returnedPaymentId?: string,
   signal?: AbortSignal,
-): Promise<PaymentStatusResponse> {
+): Promise<PaymentStatusAnswer> {
   const query = returnedPaymentId ? `?${new URLSearchParams({ NP_id: returnedPaymentId })}` : "";
-  return apiFetch<PaymentStatusResponse>(`/api/payment/status/${encodeURIComponent(paymentId)}${query}`, {
+  return apiFetch<PaymentStatusAnswer>(`/api/payment/status/${encodeURIComponent(paymentId)}${query}`, {
     cache: "no-store",
     signal,
   });
 }
 
 /** Tells the server the buyer left the invoice unpaid (the provider's cancel return). */
-export function cancelCheckout(key: string): Promise<PaymentStatusResponse> {
-  return apiFetch<PaymentStatusResponse>(`/api/orders/${encodeURIComponent(key)}/cancel`, { method: "POST" });
+export function cancelCheckout(key: string): Promise<PaymentStatusAnswer> {
+  return apiFetch<PaymentStatusAnswer>(`/api/orders/${encodeURIComponent(key)}/cancel`, { method: "POST" });
 }
 
 /**

@@ -5,7 +5,7 @@ import { csvExport } from "@/lib/api/attachment";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { queueReceipt } from "@/lib/orders/notify";
 import { getPaymentProvider } from "@/lib/payments";
-import { refreshFromProvider } from "@/lib/orders/checkout";
+import { applyGivenPayment, refreshFromProvider } from "@/lib/orders/sync";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";
 import { CLOSED_STATUSES } from "@/lib/orders/status";
 import type { SaleDetailDto, SaleDto, SaleFilter, SalesListQuery } from "@/lib/schemas/admin";
@@ -93,16 +93,27 @@ export async function getSaleDetail(id: string): Promise<SaleDetailDto> {
   };
 }
 
-/** "Recheck": asks the provider about the order's payment now (at most once a minute per payment). */
-export async function recheckSale(id: string): Promise<SaleDetailDto> {
+/**
+ * "Recheck": asks the provider about the order's payment now (at most once a minute per payment).
+ * An order with no payment stored (a cancelled checkout paid later, without callbacks) is rechecked
+ * with a payment id the admin gives, applied only when the provider says it pays the order's invoice.
+ */
+export async function recheckSale(id: string, paymentId?: string): Promise<SaleDetailDto> {
   const row = await db().order.findUnique({ where: { id }, select: orderViewSelect });
   if (!row) throw notFound("Sale not found");
-  if (!row.providerPaymentId) {
-    throw conflict("No provider payment is known for this order yet: the buyer has not started paying.");
+  if (!row.providerPaymentId && !paymentId) {
+    throw conflict(
+      "No provider payment is known for this order yet: the buyer has not started paying. If they paid its invoice, recheck with the payment id.",
+    );
   }
   const provider = await getPaymentProvider();
   if (!provider) throw new AppError(503, "Payments are not configured.");
-  if (!row.paidAt) await refreshFromProvider(toOrderView(row), provider);
+  const order = toOrderView(row);
+  if (order.paidAt) return getSaleDetail(id);
+  if (order.providerPaymentId) await refreshFromProvider(order, provider);
+  else if (!(await applyGivenPayment(order, paymentId!, provider))) {
+    throw conflict("The provider knows no payment with this id for this order's invoice.");
+  }
   return getSaleDetail(id);
 }
 

@@ -1,5 +1,7 @@
 import "server-only";
+import { categoryHref, DEFAULT_LOCATION, type Location } from "@/lib/categories/location";
 import { env } from "@/lib/env";
+import type { PackageId } from "@/lib/packages";
 
 // Where a buyer's order lives. The download key is the only secret in these addresses.
 
@@ -8,4 +10,14 @@ export const DOWNLOAD_DAYS = 30;
 
 export function orderPageUrl(key: string): string {
   return `${env().PUBLIC_BASE_URL}/order/${encodeURIComponent(key)}`;
+}
+
+/** Where the provider sends the buyer back: the category page, which finds the order by its key. */
+export function returnUrlFor(
+  categoryId: string,
+  packageType: PackageId,
+  downloadKey: string,
+  location: Location = DEFAULT_LOCATION,
+): string {
+  return `${env().PUBLIC_BASE_URL}${categoryHref(categoryId, location, packageType)}&order=${downloadKey}`;
 }

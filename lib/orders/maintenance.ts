@@ -4,8 +4,8 @@ import { pruneLoginAttempts } from "@/lib/auth/login";
 import { db, transaction } from "@/lib/db";
 import { getPaymentProvider } from "@/lib/payments";
 import { expirePrivacyRequests } from "@/lib/privacy/requests";
-import { CLOSED_STATUSES } from "@/lib/orders/status";
-import { refreshFromProvider } from "@/lib/orders/checkout";
+import { FINAL_UNPAID_STATUSES } from "@/lib/orders/status";
+import { refreshFromProvider } from "@/lib/orders/sync";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";
 
 // Background upkeep of orders: abandoned checkouts expire, and orders whose payment the provider
@@ -53,7 +53,8 @@ export async function reconcilePendingOrders(now = new Date()): Promise<number> 
       paidAt: null,
       providerPaymentId: { not: null },
       createdAt: { gt: since },
-      status: { notIn: [...CLOSED_STATUSES] },
+      // A cancelled checkout's invoice can still be paid: it is re-checked like any other.
+      status: { notIn: [...FINAL_UNPAID_STATUSES] },
       OR: [{ checkedAt: null }, { checkedAt: { lt: checkedBefore } }],
     },
     orderBy: { createdAt: "asc" },

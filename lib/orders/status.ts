@@ -1,5 +1,5 @@
 // Provider statuses as the product reads them. Shared by the server (which decides) and the browser
-// (which mirrors the product's "payment is complete" rule), so no server-only marker here.
+// (which shows them), so no server-only marker here.
 
 /**
  * Statuses that count as paid (docs/product-rules.md, and `sending`: the provider is forwarding funds it
@@ -11,14 +11,15 @@ export function isPaidStatus(status: string | null | undefined): boolean {
   return !!status && (PAID_STATUSES as readonly string[]).includes(status.toLowerCase());
 }
 
-/** The product's completion rule: success, a paid status, and an amount (if any) >= the price. */
-export function isPaymentComplete(
-  answer: { success?: boolean; status?: string; amount?: number | null; paid?: boolean },
-  price: number,
-): boolean {
-  // `paid` is our server's own verdict (docs/product-rules.md); the rest is the product's rule.
-  if (!answer.success || answer.paid === false || !isPaidStatus(answer.status)) return false;
-  return answer.amount === undefined || answer.amount === null || answer.amount >= price;
+// The statuses the spec's client reads as paid.
+const ANSWERED_PAID_STATUSES = ["confirmed", "finished", "PAID"];
+
+/**
+ * The status a paid order is answered with: the provider's own when the spec's client reads it as
+ * paid, else `confirmed` (e.g. for `sending`). The order and its history keep the provider's.
+ */
+export function answeredStatus(status: string, paid: boolean): string {
+  return paid && !ANSWERED_PAID_STATUSES.includes(status) ? "confirmed" : status;
 }
 
 // How far along a payment is. Callbacks arrive repeated and out of order: an update only applies
@@ -54,7 +55,12 @@ export function isClosedStatus(status: string): boolean {
   return (CLOSED_STATUSES as readonly string[]).includes(status.toLowerCase());
 }
 
-/** Statuses after which asking the provider again is pointless. */
+/**
+ * Statuses after which asking the provider again is pointless. A cancelled checkout is not one of
+ * them: its invoice can still be paid, and such a payment counts (docs/product-rules.md).
+ */
+export const FINAL_UNPAID_STATUSES = CLOSED_STATUSES.filter((status) => status !== "cancelled");
+
 export function isFinalStatus(status: string, paid: boolean): boolean {
-  return paid || isClosedStatus(status);
+  return paid || (FINAL_UNPAID_STATUSES as readonly string[]).includes(status.toLowerCase());
 }

@@ -1,4 +1,6 @@
+import "server-only";
 import type { Location } from "@/lib/categories/location";
+import { db } from "@/lib/db";
 import type { PackageId } from "@/lib/packages";
 
 // How the order code reads an order: one narrow select, with its decimals turned into numbers.
@@ -51,4 +53,13 @@ export function toOrderView(row: OrderViewRow): OrderView {
     amount: row.amount.toNumber(),
     actuallyPaidFiat: row.actuallyPaidFiat === null ? null : row.actuallyPaidFiat.toNumber(),
   };
+}
+
+/** The ways an order is named: its id, its download key and the provider's two ids. */
+export type OrderWhere =
+  { id: string } | { downloadKey: string } | { providerPaymentId: string } | { invoiceId: string };
+
+export async function findOrder(where: OrderWhere): Promise<OrderView | null> {
+  const row = await db().order.findUnique({ where, select: orderViewSelect });
+  return row ? toOrderView(row) : null;
 }

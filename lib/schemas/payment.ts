@@ -38,23 +38,24 @@ export const createPaymentBody = z
   }));
 
 export type CreatePaymentBody = z.input<typeof createPaymentBody>;
+/** What the browser sends: only what the server reads. */
+export type CreatePaymentRequest = Pick<
+  CreatePaymentBody,
+  "categoryId" | "packageType" | "location" | "email"
+>;
 
 /** Our invoice ids, the provider's invoice and payment ids (digits), or test-mode ids. */
-export const paymentIdParams = z.object({
-  id: z
-    .string()
-    .min(1, "Invalid payment id")
-    .max(128, "Invalid payment id")
-    .regex(/^[A-Za-z0-9_-]+$/, "Invalid payment id"),
-});
+const paymentIdText = z
+  .string()
+  .min(1, "Invalid payment id")
+  .max(128, "Invalid payment id")
+  .regex(/^[A-Za-z0-9_-]+$/, "Invalid payment id");
+
+export const paymentIdParams = z.object({ id: paymentIdText });
 
 /** The status check's optional NP_id: the provider's payment id a returning tab carries with the key. */
 export const paymentStatusQuery = z.object({
-  NP_id: z
-    .string()
-    .max(128, "Invalid payment id")
-    .regex(/^[A-Za-z0-9_-]+$/, "Invalid payment id")
-    .optional(),
+  NP_id: paymentIdText.optional(),
 });
 
 export const downloadQuery = z.object({
@@ -64,5 +65,24 @@ export const downloadQuery = z.object({
   count: z.string().max(20).optional(),
 });
 
-export type CreatePaymentResponse = { success: true; paymentId: string; invoiceUrl: string };
-export type PaymentStatusResponse = { success: true; status: string; amount: number; paid: boolean };
+/** The create answer; `paymentId` is the order's download key, never a provider id. */
+export const createPaymentAnswer = z.object({
+  success: z.literal(true),
+  paymentId: z.string(),
+  invoiceUrl: z.string(),
+});
+export type CreatePaymentAnswer = z.infer<typeof createPaymentAnswer>;
+
+/** The status answer (docs/product-rules.md): `paid` is the server's verdict, which the client follows. */
+export const paymentStatusAnswer = z.object({
+  success: z.literal(true),
+  status: z.string(),
+  amount: z.number(),
+  paid: z.boolean(),
+});
+export type PaymentStatusAnswer = z.infer<typeof paymentStatusAnswer>;
+
+/** The admin's Recheck: a payment id for an order that has none stored (optional). */
+export const recheckBody = z.object({
+  paymentId: paymentIdText.optional(),
+});

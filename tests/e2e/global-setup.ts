@@ -61,6 +61,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     E2E_DATABASE_URL: database.url,
     E2E_APP_SECRET: APP_SECRET,
     E2E_MAILBOX_URL: mailbox.url,
+    E2E_SMTP_URL: smtp.url,
     E2E_NOWPAYMENTS_URL: nowpayments.url,
   });
 

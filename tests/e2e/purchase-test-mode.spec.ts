@@ -13,7 +13,9 @@ test.beforeAll(async () => {
       APP_SECRET: process.env.E2E_APP_SECRET,
       PAYMENTS_TEST_MODE: "1",
       ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1",
-      SMTP_URL: "",
+      // Same database, same outbox: whichever server claims a mail (another spec's receipt too)
+      // must deliver it to the mailbox the specs read.
+      SMTP_URL: process.env.E2E_SMTP_URL,
       ORDER_CREATE_LIMIT: "100",
     },
     stdout: "ignore",

@@ -67,9 +67,17 @@ for (const viewport of [
       await page.getByLabel("Email me my download link").fill(email);
 
       const popupPromise = page.waitForEvent("popup");
+      const created = page.waitForRequest("**/api/payment/create");
       await page.getByRole("button", { name: "Buy Now" }).click();
       const popup = await popupPromise;
       popup.on("download", (download) => downloads.push(download));
+      // The browser sends only what the server reads: never a price, count or title.
+      expect((await created).postDataJSON()).toEqual({
+        categoryId: marketing._id,
+        packageType: "starter",
+        location: "USA",
+        email,
+      });
       await expectToast(page, "Payment Initiated");
       await expect(page.getByRole("button", { name: "Check Status" })).toBeVisible();
       const key = await page.evaluate(() => sessionStorage.getItem("paymentId"));

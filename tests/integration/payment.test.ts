@@ -231,11 +231,11 @@ describe("payment status and settlement", () => {
 
     const payment = standin.pay(invoiceId, { status: "waiting" });
     const npId = String(payment.payment_id);
-    // Unknown to us until the returning tab brings it with the key.
-    expect((await check(npId)).status).toBe(404);
+    // The returning tab brings it with the key; from then on it names the order for every client.
     const waiting = await checkReturn(created.paymentId, npId);
     expect(waiting.body).toMatchObject({ status: "waiting", amount: 0, paid: false });
     expect((await order(created.paymentId)).providerPaymentId).toBe(npId);
+    expect((await check(npId)).body).toMatchObject({ status: "waiting", paid: false });
 
     // Polling by key (or invoice id) learns from the provider through the stored payment id,
     // at most once a minute.
@@ -312,13 +312,13 @@ describe("payment status and settlement", () => {
     expect(await allocated((await order(cheap.paymentId)).id)).toBe(0);
   });
 
-  it("counts sending as paid, like confirmed", async () => {
+  it("counts sending as paid, answered as confirmed", async () => {
     const created = await buy();
     const payment = standin.pay(await invoiceOf(created.paymentId), { status: "sending" });
     const signed = standin.signedIpn(payment.payment_id);
     expect((await sendIpn(signed.body, signed.signature)).status).toBe(200);
     expect((await check(created.paymentId)).body).toMatchObject({
-      status: "sending",
+      status: "confirmed",
       amount: 10,
       paid: true,
     });
@@ -544,7 +544,7 @@ describe("limits", () => {
     expect((await check(own.paymentId, address)).status).toBe(200);
   });
 
-  it("never asks the provider about an id it does not know: 1,000 unknown ids cost no provider call", async () => {
+  it("asks the provider about ids it does not know at most 60 times a minute: 1,000 unknown ids", async () => {
     const victim = await buy();
     const invoiceId = Number(await invoiceOf(victim.paymentId));
     const paid = standin.pay(String(invoiceId), { status: "finished" });
@@ -560,7 +560,7 @@ describe("limits", () => {
       statuses.push(...(await Promise.all(batch)));
     }
     expect(statuses).toEqual(Array(1000).fill(404));
-    expect(standin.paymentLookups()).toBe(before);
+    expect(standin.paymentLookups() - before).toBeLessThanOrEqual(60);
   }, 120_000);
 
   it("limits order creation per address and reuses a browser's open checkout", async () => {

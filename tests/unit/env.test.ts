@@ -12,6 +12,7 @@ describe("parseEnv", () => {
     expect(env.NOWPAYMENTS_API_URL).toBe("https://api.nowpayments.io/v1");
     expect(env.CUSTOM_REQUEST_LIMIT).toBe(20);
     expect(env.ORDER_CREATE_LIMIT).toBe(10);
+    expect(env.PROVIDER_LOOKUP_LIMIT).toBe(60);
     expect(env.paymentsTestMode).toBe(false);
     expect(env.NOWPAYMENTS_IPN_SECRET).toBeUndefined();
     expect(env.SMTP_URL).toBeUndefined();

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { CircleCheck, FlaskConical } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
-import { findTestInvoice } from "@/lib/payments/test-invoice";
+import { findTestInvoice } from "@/lib/orders/test-invoice";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { clientAddress } from "@/lib/api/client-address";
 import { route } from "@/lib/api/handler";
 import { browserIdentity } from "@/lib/orders/browser";
-import { createPayment } from "@/lib/orders/checkout";
+import { createPayment } from "@/lib/orders/create";
 import { createPaymentBody } from "@/lib/schemas/payment";
 
 // POST /api/payment/create - record an order (or hand back this browser's open one) and its invoice

@@ -3,7 +3,7 @@ import { readBoundedText } from "@/lib/api/body";
 import { badRequest, unauthorized } from "@/lib/errors";
 import { env } from "@/lib/env";
 import { verifyIpnSignature } from "@/lib/payments/ipn";
-import { handleCallback } from "@/lib/orders/checkout";
+import { handleCallback } from "@/lib/orders/sync";
 import { providerPaymentSchema } from "@/lib/payments/provider";
 
 // POST /api/payment/ipn - NOWPayments callback, accepted only with a valid x-nowpayments-sig

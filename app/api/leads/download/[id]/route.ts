@@ -4,7 +4,7 @@ import { route } from "@/lib/api/handler";
 import { PACKAGE_COLUMNS } from "@/lib/packages";
 import { csvStream } from "@/lib/leads/export-csv";
 import { orderXlsxStream } from "@/lib/leads/export-xlsx";
-import { orderForDownload } from "@/lib/orders/checkout";
+import { orderForDownload } from "@/lib/orders/access";
 import { downloadQuery, paymentIdParams } from "@/lib/schemas/payment";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { clientAddress } from "@/lib/api/client-address";
 import { route } from "@/lib/api/handler";
-import { cancelCheckout } from "@/lib/orders/checkout";
+import { cancelCheckout } from "@/lib/orders/access";
 import { orderKeyParams } from "@/lib/schemas/orders";
 
 // POST /api/orders/{key}/cancel - the buyer left the invoice unpaid (the provider's cancel return)

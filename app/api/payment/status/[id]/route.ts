@@ -1,6 +1,6 @@
 import { clientAddress } from "@/lib/api/client-address";
 import { route } from "@/lib/api/handler";
-import { paymentStatus } from "@/lib/orders/checkout";
+import { paymentStatus } from "@/lib/orders/access";
 import { paymentIdParams, paymentStatusQuery } from "@/lib/schemas/payment";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { route } from "@/lib/api/handler";
 import { notFound } from "@/lib/errors";
-import { findTestInvoice, testRedirect } from "@/lib/payments/test-invoice";
+import { findTestInvoice, testRedirect } from "@/lib/orders/test-invoice";
 import { paymentIdParams } from "@/lib/schemas/payment";
 
 const actionSchema = z.object({ action: z.enum(["pay", "cancel"], "Choose pay or cancel") });

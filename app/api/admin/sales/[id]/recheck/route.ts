@@ -2,5 +2,8 @@
 import { route } from "@/lib/api/handler";
 import { recheckSale } from "@/lib/orders/admin";
 import { uuidParams } from "@/lib/schemas/common";
+import { recheckBody } from "@/lib/schemas/payment";
 
-export const POST = route({ admin: true, params: uuidParams }, async ({ params }) => recheckSale(params.id));
+export const POST = route({ admin: true, params: uuidParams, body: recheckBody }, async ({ params, body }) =>
+  recheckSale(params.id, body.paymentId),
+);

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { getPackage } from "@/lib/packages";
-import { returnUrlFor } from "@/lib/orders/checkout";
+import { returnUrlFor } from "@/lib/orders/links";
 import { isTestInvoiceId, testPaymentIdFor } from "@/lib/payments/test-provider";
 
 // The test payment page's data. Everything here answers null when test mode is off, so the page

@@ -1,0 +1,126 @@
+import "server-only";
+import { AppError, conflict, notFound } from "@/lib/errors";
+import { assertWithinLimit } from "@/lib/api/throttle";
+import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
+import { findCategory } from "@/lib/categories/public";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import type { Caller } from "@/lib/orders/limits";
+import { returnUrlFor } from "@/lib/orders/links";
+import { getPaymentProvider } from "@/lib/payments";
+import { getPackage, type PackageId } from "@/lib/packages";
+import type { CreatePaymentAnswer } from "@/lib/schemas/payment";
+
+// Creating an order: the order row first, then the provider's invoice for it.
+
+const ORDER_WINDOW_SECONDS = 600;
+
+const NOT_CONFIGURED =
+  "Payments are not configured: the store owner must add a NOWPayments API key in Settings (or set NOWPAYMENTS_API_KEY).";
+
+// An open checkout of the same browser, category and package is handed back instead of a new
+// invoice while it can still be paid: nothing paid, no payment started, younger than a day.
+const REUSABLE_FOR_MS = 24 * 3600 * 1000;
+
+export type CreatePaymentInput = {
+  categoryId: string;
+  packageType: PackageId;
+  location?: Location;
+  email?: string;
+};
+
+/**
+ * Records the order, then asks the provider for an invoice. Price and lead count come from the
+ * package table only. A provider failure leaves the order as status "error" with `lastError` set
+ * (never half-written with an invoice) and answers 502; the buyer simply tries again.
+ * `paymentId` in the answer is the order's download key, never a provider id.
+ */
+export async function createPayment(
+  input: CreatePaymentInput,
+  caller: Caller & { browserId: string },
+): Promise<CreatePaymentAnswer> {
+  const pkg = getPackage(input.packageType)!;
+  const location = input.location ?? DEFAULT_LOCATION;
+  // Only public categories sell, and only as many leads as the chosen country holds.
+  const category = await findCategory(input.categoryId);
+  if (!category) throw notFound("Category not found");
+  const available = category.countByLocation[location];
+  if (available < pkg.leadCount) {
+    const where = location === DEFAULT_LOCATION ? "" : ` in the ${LOCATION_NAMES[location]}`;
+    throw conflict(
+      `${category.title} has ${available.toLocaleString("en-US")} leads${where}, fewer than the ${pkg.leadsLabel} the ${pkg.name} package includes. Choose a smaller package or request custom leads.`,
+    );
+  }
+  const provider = await getPaymentProvider();
+  if (!provider) throw new AppError(503, NOT_CONFIGURED);
+
+  const open = await db().order.findFirst({
+    where: {
+      browserId: caller.browserId,
+      categoryId: category._id,
+      packageType: pkg.id,
+      location,
+      paidAt: null,
+      providerPaymentId: null,
+      status: { in: ["pending", "waiting"] },
+      invoiceUrl: { not: null },
+      createdAt: { gt: new Date(Date.now() - REUSABLE_FOR_MS) },
+    },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, downloadKey: true, invoiceUrl: true },
+  });
+  if (open) {
+    if (input.email) await db().order.update({ where: { id: open.id }, data: { buyerEmail: input.email } });
+    return { success: true, paymentId: open.downloadKey, invoiceUrl: open.invoiceUrl! };
+  }
+
+  const limit = env().ORDER_CREATE_LIMIT;
+  if (limit > 0) {
+    await assertWithinLimit(
+      { bucket: `create-order:${caller.clientIp}`, max: limit, windowSeconds: ORDER_WINDOW_SECONDS },
+      "Too many orders from your address. Please complete an open payment or try again in a few minutes.",
+    );
+  }
+  const order = await db().order.create({
+    data: {
+      categoryId: category._id,
+      leadTitle: category.title,
+      packageType: pkg.id,
+      leadCount: pkg.leadCount,
+      location,
+      amount: pkg.price,
+      currency: "usd",
+      buyerEmail: input.email ?? null,
+      browserId: caller.browserId,
+      clientIp: caller.clientIp,
+      events: { create: { status: "pending", note: "Order created" } },
+    },
+    select: { id: true, downloadKey: true },
+  });
+  const returnUrl = returnUrlFor(category._id, pkg.id, order.downloadKey, location);
+  let invoice;
+  try {
+    invoice = await provider.createInvoice({
+      orderId: order.id,
+      priceAmount: pkg.price,
+      priceCurrency: "usd",
+      description: `${category.title} - ${pkg.name} package (${pkg.leadCount} leads${location === DEFAULT_LOCATION ? "" : `, ${location}`})`,
+      successUrl: returnUrl,
+      cancelUrl: `${returnUrl}&cancelled=1`,
+      ipnCallbackUrl: `${env().PUBLIC_BASE_URL}/api/payment/ipn`,
+    });
+  } catch (error) {
+    const message = (error as Error).message;
+    console.error(`[payments] invoice for order ${order.id} failed: ${message}`);
+    await db().order.update({
+      where: { id: order.id },
+      data: { status: "error", lastError: message, events: { create: { status: "error", note: message } } },
+    });
+    throw new AppError(502, "The payment provider could not create an invoice. Please try again.");
+  }
+  await db().order.update({
+    where: { id: order.id },
+    data: { invoiceId: invoice.invoiceId, invoiceUrl: invoice.invoiceUrl },
+  });
+  return { success: true, paymentId: order.downloadKey, invoiceUrl: invoice.invoiceUrl };
+}
