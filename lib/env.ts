@@ -27,6 +27,8 @@ const schema = z.object({
   CUSTOM_REQUEST_LIMIT: z.coerce.number().int().min(0).default(20),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   ORDER_CREATE_LIMIT: z.coerce.number().int().min(0).default(10),
+  // How long a download may wait for its reader to take the next piece before it is dropped.
+  DOWNLOAD_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   // Where `npm start` keeps the embedded database when DATABASE_URL is unset.
   LEADMARKET_DATA_DIR: z.string().min(1).default(".data"),
 });
