@@ -86,6 +86,6 @@ describe("mail without SMTP_URL", () => {
       // A body can hold a download key or a sign-in link: only the recipient and subject are logged.
       const mailLines = logged.filter((line) => line.startsWith("[mail]"));
       expect(mailLines.every((line) => !line.includes("\n"))).toBe(true);
-    });
+    }, 10_000);
   });
 });
