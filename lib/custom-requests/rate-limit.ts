@@ -20,14 +20,9 @@ function refusal(limit: number, seconds: number) {
  * `inFlight` more that are being received from it right now. A cheap early answer before a body
  * is read; countCustomRequest() is what holds the limit.
  */
-export async function assertWithinRateLimit(
-  clientIp: string,
-  limit: number,
-  inFlight = 0,
-  tx: Tx = db(),
-): Promise<void> {
+export async function assertWithinRateLimit(clientIp: string, limit: number, inFlight = 0): Promise<void> {
   if (limit <= 0) return;
-  const [row] = await tx.$queryRaw<{ count: number; retry_after: number }[]>`
+  const [row] = await db().$queryRaw<{ count: number; retry_after: number }[]>`
     SELECT count,
            ceil(extract(epoch FROM hour + interval '1 hour' - now()))::int AS retry_after
       FROM custom_request_counts
