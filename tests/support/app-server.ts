@@ -14,6 +14,8 @@ export type AppServerOptions = {
   stdout?: "inherit" | "ignore";
   /** A path that answers 200 once the app serves; /api/health also needs a reachable database. */
   readyPath?: string;
+  /** Receives everything the server writes (stdout and stderr), which then also reaches stderr. */
+  onOutput?: (text: string) => void;
 };
 
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
@@ -27,8 +29,16 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       PUBLIC_BASE_URL: url,
       ...options.env,
     },
-    stdio: ["ignore", options.stdout ?? "inherit", "inherit"],
+    stdio: options.onOutput ? ["ignore", "pipe", "pipe"] : ["ignore", options.stdout ?? "inherit", "inherit"],
   });
+  if (options.onOutput) {
+    const forward = (chunk: Buffer) => {
+      options.onOutput!(chunk.toString());
+      process.stderr.write(chunk);
+    };
+    child.stdout!.on("data", forward);
+    child.stderr!.on("data", forward);
+  }
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill("SIGTERM");
