@@ -68,12 +68,16 @@ export function sanitizeFileName(raw: string, extension: AcceptedExtension): str
     .join("")}${suffix}`;
 }
 
-export type CheckedFile = { fileName: string; contentType: string; size: number; data: Buffer };
-
 export type FileProblem = { fileName: string; reason: string };
 
-/** Checks one received file; returns the file to store or the reason it is refused. */
-export function checkFile(rawName: string, data: Buffer): CheckedFile | FileProblem {
+/**
+ * Checks one received file (or its sample: see lib/custom-requests/staged-files.ts); returns its
+ * stored name and type or the reason it is refused.
+ */
+export function checkFile(
+  rawName: string,
+  data: Buffer,
+): { fileName: string; contentType: string; size: number; data: Buffer } | FileProblem {
   const extension = fileExtension(rawName) as AcceptedExtension;
   if (!Object.hasOwn(CONTENT_TYPES, extension)) {
     return { fileName: rawName, reason: "Only PDF, Word, CSV or Excel files are accepted" };

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { AppError, conflict, notFound } from "@/lib/errors";
-import { assertWithinLimit, takeToken } from "@/lib/api/throttle";
+import { assertWithinLimit, takeToken } from "@/lib/limits/throttle";
 import { categoryHref, DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
 import { db, transaction } from "@/lib/db";
 import { env } from "@/lib/env";
