@@ -4,18 +4,17 @@
 // no paid order, and a paid order's worst-case file is read in linear time; trickling clients
 // never block another visitor's upload; odd multipart parts answer 4xx; a silent upload ends in
 // 408; aborted uploads and refused bodies leave no uncaught exception or unhandled rejection.
-import { connect } from "node:net";
 import { expect, test } from "@playwright/test";
 import { SignJWT } from "jose";
 import { Pool } from "pg";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { createTestDatabase, type TestDatabase } from "../support/database";
+import { field, fileHead, multipart, MULTIPART, trickle } from "../support/uploads";
 
 test.describe.configure({ mode: "serial" });
 
 const APP_SECRET = "edge-secret-0123456789-0123456789-abcdef";
 const MB = 1024 * 1024;
-const BOUNDARY = "----leadmarket-edge";
 const UNKNOWN_KEY = "A".repeat(43);
 
 let database: TestDatabase;
@@ -69,20 +68,10 @@ test.afterAll(async () => {
   await database?.drop();
 });
 
-const field = (name: string, value: string) =>
-  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-const fileHead = (name: string, fileName: string) =>
-  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-const END = `--${BOUNDARY}--\r\n`;
-const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;
 const requestFields = (label: string) =>
   field("name", "Edge Tester") +
   field("email", `${label}-${Date.now()}@example.com`) +
   field("platforms", "linkedin");
-
-function multipart(head: string, file: Buffer | string, tail = `\r\n${END}`): Blob {
-  return new Blob([head, new Uint8Array(Buffer.from(file)), tail]);
-}
 
 async function post(path: string, body: BodyInit, headers: Record<string, string>): Promise<number> {
   const response = await fetch(`${server.url}${path}`, { method: "POST", body, headers });
@@ -181,41 +170,10 @@ test("a claim upload is refused before its body for an unknown key, and read in 
   expect(await health).toBeLessThan(3000);
 });
 
-type Trickle = { status: Promise<number>; stop: () => void };
-
-/** An upload whose file arrives one byte every `everyMs` (never, with 0) until stopped. */
-function trickle(path: string, head: string, headers: Record<string, string>, everyMs: number): Trickle {
-  const socket = connect(Number(new URL(server.url).port), "127.0.0.1");
-  let timer: NodeJS.Timeout | undefined;
-  const status = new Promise<number>((resolve) => {
-    let answer = "";
-    socket.on("data", (chunk) => {
-      answer += chunk.toString("latin1");
-      const match = /^HTTP\/1\.1 (\d{3})/.exec(answer);
-      if (match) resolve(Number(match[1]));
-    });
-    socket.on("error", () => resolve(0));
-    socket.on("close", () => resolve(0));
-  });
-  const lines = Object.entries({ "content-type": MULTIPART, "transfer-encoding": "chunked", ...headers })
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join("");
-  const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
-  socket.write(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n${lines}\r\n${chunk(head)}`);
-  if (everyMs > 0) timer = setInterval(() => socket.writable && socket.write(chunk("a")), everyMs);
-  return {
-    status,
-    stop: () => {
-      clearInterval(timer);
-      socket.destroy();
-    },
-  };
-}
-
 test("eight trickling uploads never block another visitor's upload", async () => {
   const tricklers = Array.from({ length: 8 }, (_, index) =>
     trickle(
-      "/api/custom-request",
+      `${server.url}/api/custom-request`,
       requestFields(`trickle${index}`) + fileHead("files", "slow.csv") + "a,b\n",
       client(),
       2000,
@@ -243,7 +201,7 @@ test("one address has at most two uploads in flight", async () => {
   const headers = client();
   const held = [0, 1].map((index) =>
     trickle(
-      "/api/custom-request",
+      `${server.url}/api/custom-request`,
       requestFields(`held${index}`) + fileHead("files", "slow.csv") + "a,b\n",
       headers,
       2000,
@@ -288,7 +246,7 @@ test("odd multipart parts answer 4xx, never 503, all at once", async () => {
 test("an upload that stops sending is answered 408 after 15 s of silence", async () => {
   test.setTimeout(40_000);
   const silent = trickle(
-    "/api/custom-request",
+    `${server.url}/api/custom-request`,
     requestFields("silent") + fileHead("files", "slow.csv") + "a,b\n",
     client(),
     0,
@@ -316,7 +274,7 @@ test("aborted uploads and refused bodies leave no uncaught exception or unhandle
     // Aborted at once, after a little of the file, and after a lot of it.
     for (const bytes of [0, 1024, 3 * MB]) {
       const upload = trickle(
-        path,
+        `${server.url}${path}`,
         head + "a@b.co\n".repeat(Math.ceil(bytes / 7)),
         { ...headers, ...client() },
         0,
