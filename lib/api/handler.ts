@@ -13,25 +13,25 @@ import { RequestUpload } from "@/lib/api/upload";
 type Schema = z.ZodType;
 type Out<S> = S extends Schema ? z.output<S> : undefined;
 
-type Options<P, Q, B, A extends boolean> = {
+type Options<P, Q, B, A extends boolean, U extends boolean> = {
   admin?: A;
   params?: P;
   query?: Q;
   body?: B;
   /** The route takes an upload: `upload` reads its body through an upload slot. */
-  upload?: boolean;
+  upload?: U;
 };
 
 /** Who calls: the client address per-address limits count under (lib/api/client-address.ts). */
 export type Caller = { clientIp: string };
 
-export type HandlerContext<P, Q, B, A extends boolean> = {
+export type HandlerContext<P, Q, B, A extends boolean, U extends boolean> = {
   request: NextRequest;
   caller: Caller;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
-  upload: RequestUpload;
+  upload: U extends true ? RequestUpload : undefined;
   admin: A extends true ? AdminSession : undefined;
 };
 
@@ -42,9 +42,10 @@ export function route<
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
   A extends boolean = false,
+  U extends boolean = false,
 >(
-  options: Options<P, Q, B, A>,
-  handler: (context: HandlerContext<P, Q, B, A>) => Promise<Response | object>,
+  options: Options<P, Q, B, A, U>,
+  handler: (context: HandlerContext<P, Q, B, A, U>) => Promise<Response | object>,
 ) {
   return async (request: NextRequest, context: RouteContext): Promise<Response> => {
     let upload: RequestUpload | undefined;
@@ -59,7 +60,7 @@ export function route<
         : undefined;
       const body = options.body ? options.body.parse(await readJsonBody(request)) : undefined;
       const handlerContext = { request, caller, params, query, body, upload, admin };
-      const result = await handler(handlerContext as HandlerContext<P, Q, B, A>);
+      const result = await handler(handlerContext as HandlerContext<P, Q, B, A, U>);
       return result instanceof Response ? result : Response.json(result);
     } catch (error) {
       return toErrorResponse(error);
