@@ -293,6 +293,23 @@ test("aborted uploads and refused bodies leave no uncaught exception or unhandle
     "content-type": "application/json",
     ...client(),
   });
+  // Refused while the client is still sending: reading stops while the server waits for more.
+  const refusedMidway = [
+    trickle(
+      `${server.url}/api/custom-request`,
+      `${requestFields("exe") + fileHead("files", "tool.exe")}MZ\r\n${fileHead("files", "slow.csv")}`,
+      client(),
+      0,
+    ),
+    trickle(
+      `${server.url}/api/orders/lookup`,
+      `{"email":"${"x".repeat(100 * 1024)}`,
+      { ...client(), "content-type": "application/json" },
+      0,
+    ),
+  ];
+  for (const upload of refusedMidway) expect(await upload.status).toBeGreaterThanOrEqual(400);
+  for (const upload of refusedMidway) upload.stop();
   await new Promise((resolve) => setTimeout(resolve, 1500));
   expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
   expect(output).not.toMatch(/uncaughtException|unhandledRejection|Unhandled Rejection/i);
