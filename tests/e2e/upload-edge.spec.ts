@@ -5,11 +5,9 @@
 // never block another visitor's upload; odd multipart parts answer 4xx; a silent upload ends in
 // 408; aborted uploads and refused bodies leave no uncaught exception or unhandled rejection.
 import { expect, test } from "@playwright/test";
-import { SignJWT } from "jose";
-import { Pool } from "pg";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { createTestDatabase, type TestDatabase } from "../support/database";
-import { field, fileHead, multipart, MULTIPART, trickle } from "../support/uploads";
+import { field, fileHead, multipart, MULTIPART, seedUploadTargets, trickle } from "../support/uploads";
 
 test.describe.configure({ mode: "serial" });
 
@@ -26,37 +24,12 @@ let adminToken = "";
 let nextClient = 1;
 /** Each call names another client (the server trusts one proxy hop). */
 const client = () => ({ "x-forwarded-for": `198.51.100.${nextClient++}` });
+const asClient = () => ({ "content-type": MULTIPART, ...client() });
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   database = await createTestDatabase("leadmarket_edge");
-  const pool = new Pool({ connectionString: database.url, max: 1 });
-  try {
-    const category = await pool.query<{ id: string }>(
-      "INSERT INTO categories (title) VALUES ('Edge') RETURNING id",
-    );
-    categoryId = category.rows[0].id;
-    const order = await pool.query<{ download_key: string }>(
-      `INSERT INTO orders (category_id, lead_title, package_type, lead_count, amount, status, paid_at, download_expires_at)
-       VALUES ($1, 'Edge', 'starter', 1000, 10, 'finished', now(), now() + interval '30 days')
-       RETURNING download_key`,
-      [categoryId],
-    );
-    orderKey = order.rows[0].download_key;
-    const admin = await pool.query<{ id: string; password_changed_at: Date }>(
-      "INSERT INTO admins (email, password_hash) VALUES ('edge@example.com', 'x') RETURNING id, password_changed_at",
-    );
-    adminToken = await new SignJWT({ pwv: admin.rows[0].password_changed_at.getTime() })
-      .setProtectedHeader({ alg: "HS256" })
-      .setSubject(admin.rows[0].id)
-      .setIssuer("leadmarket")
-      .setAudience("leadmarket-admin")
-      .setIssuedAt()
-      .setExpirationTime("1h")
-      .sign(new TextEncoder().encode(APP_SECRET));
-  } finally {
-    await pool.end();
-  }
+  ({ categoryId, orderKey, adminToken } = await seedUploadTargets(database.url, APP_SECRET));
   server = await startAppServer({
     env: { DATABASE_URL: database.url, APP_SECRET, SMTP_URL: "", TRUST_PROXY_HOPS: "1" },
     onOutput: (text) => (output += text),
@@ -83,10 +56,7 @@ const validRequest = () =>
   post(
     "/api/custom-request",
     JSON.stringify({ name: "Edge", email: `ok-${Date.now()}@example.com`, platforms: ["slack"] }),
-    {
-      "content-type": "application/json",
-      ...client(),
-    },
+    { "content-type": "application/json", ...client() },
   );
 
 test("an early refusal never breaks the next request on a kept-alive connection", async () => {
@@ -96,25 +66,24 @@ test("an early refusal never breaks the next request on a kept-alive connection"
     await post(
       "/api/custom-request",
       multipart(requestFields("big") + fileHead("files", "big.csv"), bigCsv),
-      {
-        "content-type": MULTIPART,
-        ...client(),
-      },
+      asClient(),
     ),
   ).toBe(413);
   expect(
-    await post("/api/custom-request", multipart(requestFields("exe") + fileHead("files", "tool.exe"), "MZ"), {
-      "content-type": MULTIPART,
-      ...client(),
-    }),
+    await post(
+      "/api/custom-request",
+      multipart(requestFields("exe") + fileHead("files", "tool.exe"), "MZ"),
+      asClient(),
+    ),
   ).toBe(400);
   expect(await validRequest()).toBe(201);
 
   expect(
-    await post(`/api/orders/${orderKey}/replacement`, multipart(fileHead("file", "claim.csv"), bigCsv), {
-      "content-type": MULTIPART,
-      ...client(),
-    }),
+    await post(
+      `/api/orders/${orderKey}/replacement`,
+      multipart(fileHead("file", "claim.csv"), bigCsv),
+      asClient(),
+    ),
   ).toBe(413);
   expect(await validRequest()).toBe(201);
 
@@ -132,10 +101,7 @@ test("an early refusal never breaks the next request on a kept-alive connection"
     await post(
       `/api/admin/categories/${categoryId}/leads`,
       multipart(fileHead("file", "leads.csv"), noEmail),
-      {
-        "content-type": MULTIPART,
-        authorization: `Bearer ${adminToken}`,
-      },
+      { "content-type": MULTIPART, authorization: `Bearer ${adminToken}` },
     ),
   ).toBe(400);
   expect(await validRequest()).toBe(201);
@@ -145,10 +111,11 @@ test("a claim upload is refused before its body for an unknown key, and read in 
   const letters = Buffer.alloc(MB, "a");
   const started = Date.now();
   expect(
-    await post(`/api/orders/${UNKNOWN_KEY}/replacement`, multipart(fileHead("file", "claim.csv"), letters), {
-      "content-type": MULTIPART,
-      ...client(),
-    }),
+    await post(
+      `/api/orders/${UNKNOWN_KEY}/replacement`,
+      multipart(fileHead("file", "claim.csv"), letters),
+      asClient(),
+    ),
   ).toBe(404);
   expect(Date.now() - started).toBeLessThan(2000);
 
@@ -161,10 +128,11 @@ test("a claim upload is refused before its body for an unknown key, and read in 
   })();
   const claimStarted = Date.now();
   expect(
-    await post(`/api/orders/${orderKey}/replacement`, multipart(fileHead("file", "claim.csv"), letters), {
-      "content-type": MULTIPART,
-      ...client(),
-    }),
+    await post(
+      `/api/orders/${orderKey}/replacement`,
+      multipart(fileHead("file", "claim.csv"), letters),
+      asClient(),
+    ),
   ).toBe(400);
   expect(Date.now() - claimStarted).toBeLessThan(3000);
   expect(await health).toBeLessThan(3000);
@@ -188,7 +156,7 @@ test("eight trickling uploads never block another visitor's upload", async () =>
         requestFields("visitor") + fileHead("files", "leads.csv"),
         "name,email\nAda,ada@example.com\n",
       ),
-      { "content-type": MULTIPART, ...client() },
+      asClient(),
     );
     expect(status).toBe(201);
     expect(Date.now() - started).toBeLessThan(2000);
@@ -233,7 +201,7 @@ test("odd multipart parts answer 4xx, never 503, all at once", async () => {
       post(
         "/api/custom-request",
         multipart(field("name", "Odd") + field("email", `odd-${Date.now()}@example.com`) + head, file),
-        { "content-type": MULTIPART, ...client() },
+        asClient(),
       ),
     ),
   );

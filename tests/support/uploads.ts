@@ -1,6 +1,8 @@
-// Multipart bodies written by hand, and uploads sent over a raw socket a byte at a time, for the
-// tests that drive a started server's upload routes.
+// Multipart bodies written by hand, uploads sent over a raw socket a byte at a time, and the rows
+// the upload routes need, for the tests that drive a started server's upload routes.
 import { connect } from "node:net";
+import { SignJWT } from "jose";
+import { Pool } from "pg";
 
 const BOUNDARY = "----leadmarket-edge";
 
@@ -49,4 +51,39 @@ export function trickle(
       socket.destroy();
     },
   };
+}
+
+/** What the upload routes need in a fresh database: a category, a paid order's key and an admin's token. */
+export async function seedUploadTargets(
+  databaseUrl: string,
+  appSecret: string,
+): Promise<{ categoryId: string; orderKey: string; adminToken: string }> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const category = await pool.query<{ id: string }>(
+      "INSERT INTO categories (title) VALUES ('Uploads') RETURNING id",
+    );
+    const categoryId = category.rows[0].id;
+    const order = await pool.query<{ download_key: string }>(
+      `INSERT INTO orders (category_id, lead_title, package_type, lead_count, amount, status, paid_at, download_expires_at)
+       VALUES ($1, 'Uploads', 'starter', 1000, 10, 'finished', now(), now() + interval '30 days')
+       RETURNING download_key`,
+      [categoryId],
+    );
+    const admin = await pool.query<{ id: string; password_changed_at: Date }>(
+      "INSERT INTO admins (email, password_hash) VALUES ('uploads@example.com', 'x') RETURNING id, password_changed_at",
+    );
+    // Signed as lib/auth/session.ts signs it.
+    const adminToken = await new SignJWT({ pwv: admin.rows[0].password_changed_at.getTime() })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(admin.rows[0].id)
+      .setIssuer("leadmarket")
+      .setAudience("leadmarket-admin")
+      .setIssuedAt()
+      .setExpirationTime("1h")
+      .sign(new TextEncoder().encode(appSecret));
+    return { categoryId, orderKey: order.rows[0].download_key, adminToken };
+  } finally {
+    await pool.end();
+  }
 }
