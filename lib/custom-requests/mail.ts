@@ -2,7 +2,7 @@ import "server-only";
 import { env } from "@/lib/env";
 import type { Tx } from "@/lib/db";
 import type { Mail } from "@/lib/mail";
-import { MAILS_PER_ADDRESS } from "@/lib/api/throttle";
+import { MAILS_PER_ADDRESS } from "@/lib/limits/throttle";
 import { countRecentMails, queueMail } from "@/lib/mail/outbox";
 import type { StoredRequest } from "@/lib/custom-requests/store";
 import { INDUSTRIES, PLATFORMS, ROLES } from "@/lib/schemas/custom-request";

@@ -1,7 +1,7 @@
 import "server-only";
 import { transaction } from "@/lib/db";
 import { queueRequestMails } from "@/lib/custom-requests/mail";
-import type { CheckedFile } from "@/lib/custom-requests/files";
+import { attachStagedFiles, type CheckedFile } from "@/lib/custom-requests/staged-files";
 import { countCustomRequest } from "@/lib/custom-requests/rate-limit";
 import type { CustomRequest } from "@/lib/schemas/custom-request";
 
@@ -41,17 +41,10 @@ export async function storeCustomRequest(
         platform: input.platforms.join(", "),
         message: input.message,
         clientIp,
-        attachments: {
-          create: files.map((file) => ({
-            fileName: file.fileName,
-            contentType: file.contentType,
-            size: file.size,
-            data: new Uint8Array(file.data),
-          })),
-        },
       },
       select: { id: true, createdAt: true },
     });
+    await attachStagedFiles(tx, id, files);
     const stored: StoredRequest = {
       id,
       createdAt,

@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError, conflict, notFound } from "@/lib/errors";
-import { assertWithinLimit } from "@/lib/api/throttle";
+import { assertWithinLimit } from "@/lib/limits/throttle";
 import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
 import { findCategory } from "@/lib/categories/public";
 import { db } from "@/lib/db";

@@ -1,5 +1,5 @@
 import "server-only";
-import { assertWithinLimit, takeToken } from "@/lib/api/throttle";
+import { assertWithinLimit, takeToken } from "@/lib/limits/throttle";
 import { env } from "@/lib/env";
 
 // The limits on looking orders up (docs/product-rules.md): ids we do not know cost the caller, and

@@ -1,5 +1,5 @@
 import "server-only";
-import { assertWithinLimit, MAILS_PER_ADDRESS, takeToken } from "@/lib/api/throttle";
+import { assertWithinLimit, MAILS_PER_ADDRESS, takeToken } from "@/lib/limits/throttle";
 import { signLinkToken, verifyLinkToken } from "@/lib/auth/link-token";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";

@@ -1,7 +1,7 @@
 import "server-only";
 import { revalidateCatalogue } from "@/lib/categories/cache";
 import { errors as joseErrors } from "jose";
-import { assertWithinLimit, MAILS_PER_ADDRESS, takeToken } from "@/lib/api/throttle";
+import { assertWithinLimit, MAILS_PER_ADDRESS, takeToken } from "@/lib/limits/throttle";
 import { signLinkToken, verifyLinkToken } from "@/lib/auth/link-token";
 import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
