@@ -6,6 +6,7 @@ import { readJsonBody } from "@/lib/api/body";
 import { clientAddress } from "@/lib/api/client-address";
 import { toErrorResponse } from "@/lib/api/errors";
 import { RequestUpload } from "@/lib/api/upload";
+import type { Caller } from "@/lib/limits/caller";
 
 // One wrapper for every route handler: resolve the caller, parse path params, query and JSON body
 // with zod, and turn whatever is thrown into the JSON error shape. Handlers stay thin, and domain
@@ -21,9 +22,6 @@ type Options<P, Q, B, A extends boolean, U extends boolean> = {
   /** The route takes an upload: `upload` reads its body through an upload slot. */
   upload?: U;
 };
-
-/** Who calls: the client address per-address limits count under (lib/api/client-address.ts). */
-export type Caller = { clientIp: string };
 
 export type HandlerContext<P, Q, B, A extends boolean, U extends boolean> = {
   request: NextRequest;

@@ -1,5 +1,5 @@
 import "server-only";
-import { CONTENT_TYPES } from "@/lib/api/attachment";
+import { CONTENT_TYPES } from "@/lib/content-types";
 import { fileExtension, type AcceptedExtension } from "@/lib/schemas/custom-request";
 
 // Attachment checks. The extension says what a file claims to be; the first bytes say what it is.

@@ -2,7 +2,8 @@ import "server-only";
 import type { FormBody } from "@/lib/limits/uploads";
 import { assertWithinRateLimit } from "@/lib/custom-requests/rate-limit";
 import { discardStagedFiles } from "@/lib/custom-requests/staged-files";
-import { storeCustomRequest, type StoredRequest } from "@/lib/custom-requests/store";
+import type { StoredRequest } from "@/lib/custom-requests/mail";
+import { storeCustomRequest } from "@/lib/custom-requests/store";
 import { readSubmission } from "@/lib/custom-requests/submission";
 
 // Receiving a custom request. Files are written to storage as they arrive, so many uploads can be

@@ -5,7 +5,7 @@ import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categorie
 import { findCategory } from "@/lib/categories/public";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import type { Caller } from "@/lib/orders/limits";
+import type { Caller } from "@/lib/limits/caller";
 import { returnUrlFor } from "@/lib/orders/links";
 import { getPaymentProvider } from "@/lib/payments";
 import { getPackage, type PackageId } from "@/lib/packages";

@@ -8,7 +8,7 @@ import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { orderListingMail } from "@/lib/orders/mails";
 import { toReplacementSummary } from "@/lib/orders/replacement";
 import { toOrderSummary } from "@/lib/orders/summary";
-import type { Caller } from "@/lib/orders/limits";
+import type { Caller } from "@/lib/limits/caller";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";
 import type { OrderSummary } from "@/lib/schemas/orders";
 

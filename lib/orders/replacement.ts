@@ -9,7 +9,7 @@ import { freshLeadsQuery } from "@/lib/leads/allocation";
 import type { Mail } from "@/lib/mail";
 import { queueMail } from "@/lib/mail/outbox";
 import { findByKey } from "@/lib/orders/access";
-import type { Caller } from "@/lib/orders/limits";
+import type { Caller } from "@/lib/limits/caller";
 import { recordEvent } from "@/lib/orders/settle";
 import { normalizeEmail } from "@/lib/mail/address";
 import { getNotificationRecipient } from "@/lib/settings";

@@ -1,4 +1,5 @@
 import "server-only";
+import type { Caller } from "@/lib/limits/caller";
 import { revalidateCatalogue } from "@/lib/categories/cache";
 import { errors as joseErrors } from "jose";
 import { assertWithinLimit, MAILS_PER_ADDRESS, takeToken } from "@/lib/limits/throttle";
@@ -22,8 +23,6 @@ const VALID_HOURS = 24;
 const AUDIENCE = "leadmarket-privacy";
 const CONFIRMATION_KIND = `${PRIVATE_KIND_PREFIX}confirmation`;
 const ACCESS_KIND = `${PRIVATE_KIND_PREFIX}access-report`;
-
-type Caller = { clientIp: string };
 
 export function signPrivacyToken(requestId: string, kind: PrivacyKind, now = new Date()): Promise<string> {
   return signLinkToken(

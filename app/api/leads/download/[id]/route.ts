@@ -1,5 +1,5 @@
-import { attachmentHeaders, CONTENT_TYPES, CSV_TYPE } from "@/lib/api/attachment";
-import { clientAddress } from "@/lib/api/client-address";
+import { attachmentHeaders } from "@/lib/api/attachment";
+import { CONTENT_TYPES, CSV_TYPE } from "@/lib/content-types";
 import { route } from "@/lib/api/handler";
 import { openDownload } from "@/lib/leads/download";
 import { orderForDownload } from "@/lib/orders/access";
@@ -10,10 +10,9 @@ export const dynamic = "force-dynamic";
 // GET /api/leads/download/{downloadKey} - the paid order's leads as CSV (or ?format=xlsx)
 export const GET = route(
   { params: paymentIdParams, query: downloadQuery },
-  async ({ params, query, request }) => {
-    const clientIp = clientAddress(request.headers);
-    const order = await orderForDownload(params.id, { clientIp });
-    const stream = await openDownload(order, query.format, clientIp);
+  async ({ params, query, caller }) => {
+    const order = await orderForDownload(params.id, caller);
+    const stream = await openDownload(order, query.format, caller.clientIp);
     const type = query.format === "xlsx" ? CONTENT_TYPES.xlsx : CSV_TYPE;
     return new Response(stream, {
       headers: {
