@@ -18,7 +18,7 @@ const { standin, smtp } = store;
 
 const { POST: create } = await import("@/app/api/payment/create/route");
 const { POST: ipn } = await import("@/app/api/payment/ipn/route");
-const { GET: download } = await import("@/app/api/leads/download/[id]/route");
+const { GET: download } = await import("@/app/api/leads/download/[key]/route");
 const { GET: orderApi } = await import("@/app/api/orders/[key]/route");
 const { POST: claimRoute } = await import("@/app/api/orders/[key]/replacement/route");
 const { GET: quarantineList } = await import("@/app/api/admin/categories/quarantine/route");
@@ -93,7 +93,7 @@ const categoryCount = async (id: string) => (await db().category.findUniqueOrThr
 
 async function csvOf(key: string): Promise<string[]> {
   const response = await call(download, `/api/leads/download/${key}`, {
-    params: { id: key },
+    params: { key },
     headers: fromAddress(nextAddress()),
   });
   expect(response.status).toBe(200);
