@@ -5,11 +5,12 @@ import { discardStagedFiles } from "@/lib/custom-requests/staged-files";
 import type { StoredRequest } from "@/lib/custom-requests/mail";
 import { storeCustomRequest } from "@/lib/custom-requests/store";
 import { readSubmission } from "@/lib/custom-requests/submission";
+import { InFlight } from "@/lib/limits/in-flight";
 
 // Receiving a custom request. Files are written to storage as they arrive, so many uploads can be
 // received at once (lib/limits/uploads.ts caps them per process and per address). The submissions
 // an address has in flight count against its hourly limit, so it cannot open twenty at once.
-const inFlight = new Map<string, number>();
+const inFlight = new InFlight();
 
 /** Reads, checks and stores one submission (with its mails); "honeypot" when a bot filled the trap. */
 export async function receiveCustomRequest(
@@ -17,9 +18,8 @@ export async function receiveCustomRequest(
   clientIp: string,
   limit: number,
 ): Promise<StoredRequest | "honeypot"> {
-  const others = inFlight.get(clientIp) ?? 0;
-  await assertWithinRateLimit(clientIp, limit, others);
-  inFlight.set(clientIp, others + 1);
+  await assertWithinRateLimit(clientIp, limit, inFlight.count(clientIp));
+  inFlight.take(clientIp);
   try {
     const { input, files } = await readSubmission(body);
     // Honeypot filled: nothing is stored, and the caller answers like a success.
@@ -34,8 +34,6 @@ export async function receiveCustomRequest(
       throw error;
     }
   } finally {
-    const left = (inFlight.get(clientIp) ?? 1) - 1;
-    if (left > 0) inFlight.set(clientIp, left);
-    else inFlight.delete(clientIp);
+    inFlight.give(clientIp);
   }
 }

@@ -6,6 +6,7 @@ import { AppError, tooManyRequests } from "@/lib/errors";
 import { csvFile } from "@/lib/leads/export-csv";
 import { orderXlsxFile } from "@/lib/leads/export-xlsx";
 import { toWebStream } from "@/lib/leads/web-stream";
+import { InFlight } from "@/lib/limits/in-flight";
 import { PACKAGE_COLUMNS, type PackageId } from "@/lib/packages";
 
 // A download holds one of copyPool()'s connections for as long as its reader takes. So that no
@@ -17,27 +18,8 @@ const PER_ADDRESS = 4;
 const RETRY_SECONDS = 10;
 const CONNECTION_RETRY_SECONDS = 5;
 
-class InFlight {
-  private readonly counts = new Map<string, number>();
-
-  constructor(private readonly max: number) {}
-
-  take(key: string): boolean {
-    const count = this.counts.get(key) ?? 0;
-    if (count >= this.max) return false;
-    this.counts.set(key, count + 1);
-    return true;
-  }
-
-  give(key: string): void {
-    const left = (this.counts.get(key) ?? 1) - 1;
-    if (left > 0) this.counts.set(key, left);
-    else this.counts.delete(key);
-  }
-}
-
-const perOrder = new InFlight(PER_ORDER);
-const perAddress = new InFlight(PER_ADDRESS);
+const perOrder = new InFlight();
+const perAddress = new InFlight();
 
 async function copyConnection(): Promise<PoolClient> {
   try {
@@ -57,13 +39,13 @@ export async function openDownload(
   format: DownloadFormat,
   clientIp: string,
 ): Promise<ReadableStream<Uint8Array>> {
-  if (!perOrder.take(order.id)) {
+  if (!perOrder.take(order.id, PER_ORDER)) {
     throw tooManyRequests(
       `This order is already being downloaded ${PER_ORDER} times at once. Please try again when a download has finished.`,
       RETRY_SECONDS,
     );
   }
-  if (!perAddress.take(clientIp)) {
+  if (!perAddress.take(clientIp, PER_ADDRESS)) {
     perOrder.give(order.id);
     throw tooManyRequests(
       `Your address already has ${PER_ADDRESS} downloads in progress. Please try again when one has finished.`,

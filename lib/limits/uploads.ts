@@ -2,6 +2,7 @@ import "server-only";
 import type { Readable } from "node:stream";
 import { BusyError } from "@/lib/concurrency";
 import { badRequest, tooManyRequests, type AppError, type FileTooLargeError } from "@/lib/errors";
+import { InFlight } from "@/lib/limits/in-flight";
 
 // Uploads received at once by this process. Each is streamed to its storage a chunk at a time, so
 // a slot costs little memory; the caps keep a burst of visitors (or one visitor opening many) from
@@ -11,7 +12,7 @@ export const MAX_UPLOADS = 16;
 export const MAX_UPLOADS_PER_ADDRESS = 2;
 
 let active = 0;
-const perAddress = new Map<string, number>();
+const perAddress = new InFlight();
 
 /**
  * Takes an upload slot for `clientIp` and answers its release (idempotent): 503 with Retry-After
@@ -21,23 +22,19 @@ export function takeUploadSlot(clientIp: string): () => void {
   if (active >= MAX_UPLOADS) {
     throw new BusyError("The server is receiving many uploads. Please try again in a moment.", 10);
   }
-  const mine = perAddress.get(clientIp) ?? 0;
-  if (mine >= MAX_UPLOADS_PER_ADDRESS) {
+  if (!perAddress.take(clientIp, MAX_UPLOADS_PER_ADDRESS)) {
     throw tooManyRequests(
       `At most ${MAX_UPLOADS_PER_ADDRESS} uploads from one address at a time. Please wait for one to finish.`,
       10,
     );
   }
   active += 1;
-  perAddress.set(clientIp, mine + 1);
   let released = false;
   return () => {
     if (released) return;
     released = true;
     active -= 1;
-    const left = (perAddress.get(clientIp) ?? 1) - 1;
-    if (left > 0) perAddress.set(clientIp, left);
-    else perAddress.delete(clientIp);
+    perAddress.give(clientIp);
   };
 }
 
