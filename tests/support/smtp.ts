@@ -11,7 +11,10 @@ export type SmtpCatcher = {
   close: () => Promise<void>;
 };
 
-/** `port` 0 picks a free one; a fixed port lets a test stop the server and start it again. */
+/**
+ * `port` 0 picks a free one; a fixed port lets a test stop the server and start it again. Waiting
+ * for a mail allows 15 s: the outbox sends from a background pass, slow on a busy machine.
+ */
 export async function startSmtpCatcher(port = 0): Promise<SmtpCatcher> {
   const messages: ParsedMail[] = [];
   const waiters: (() => void)[] = [];
@@ -34,7 +37,7 @@ export async function startSmtpCatcher(port = 0): Promise<SmtpCatcher> {
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const bound = (server.server.address() as AddressInfo).port;
-  const waitFor: SmtpCatcher["waitFor"] = (match, timeoutMs = 5000) =>
+  const waitFor: SmtpCatcher["waitFor"] = (match, timeoutMs = 15_000) =>
     new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("No matching mail arrived in time")), timeoutMs);
       const check = () => {
