@@ -25,6 +25,13 @@ export default defineConfig([
               message: "lib/ never imports app/ or components/.",
             },
             { target: "./components", from: "./app", message: "components/ never import app/." },
+            {
+              target: [...domains, "limits", "verification", "payments", "mail", "settings"].map(
+                (folder) => `./lib/${folder}`,
+              ),
+              from: "./lib/api",
+              message: "HTTP stays at the edge: domain code takes values and streams, never lib/api.",
+            },
             ...["payments", "mail"].map((service) => ({
               target: `./lib/${service}`,
               from: domains.map((domain) => `./lib/${domain}`),
