@@ -225,6 +225,21 @@ describe("the 5% threshold", () => {
     expect(empty.body.message).toBe("The file holds no email addresses");
   });
 
+  it("limits claim uploads per client address: the eleventh in an hour is 429 with Retry-After", async () => {
+    const key = await buy(category);
+    const headers = fromAddress(nextAddress());
+    const upload = () =>
+      callJson(claimRoute, `/api/orders/${key}/replacement`, {
+        params: { key },
+        headers,
+        body: csvUpload("a,b\n1,2\n"),
+      });
+    for (let attempt = 0; attempt < 10; attempt += 1) expect((await upload()).status).toBe(400);
+    const refused = await upload();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
   it("answers 404 for an unknown key or an unpaid order, 410 once 30 days passed, 400 for bad input", async () => {
     const unknown = "A".repeat(43);
     expect((await claim(unknown, { emails: ["a@b.co"] })).status).toBe(404);
