@@ -6,7 +6,16 @@ import nextTs from "eslint-config-next/typescript";
 // the shared services (payments, mail) import no domain, and nothing imports in a loop.
 // docs/architecture.md explains them.
 // lib/settings is configuration (like lib/env), which the services may read.
-const domains = ["auth", "categories", "custom-requests", "dashboard", "leads", "orders", "privacy"];
+const domains = [
+  "auth",
+  "categories",
+  "custom-requests",
+  "dashboard",
+  "leads",
+  "orders",
+  "privacy",
+  "segments",
+];
 
 export default defineConfig([
   ...nextVitals,

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { NextConfig } from "next";
 import { PACKAGE_IDS } from "./lib/packages";
+import { FACETS } from "./lib/segments/vocabularies";
 
 // Security headers on every response. Next.js hydrates with inline scripts, so script-src needs
 // 'unsafe-inline' ('unsafe-eval' only for the dev server's tooling); styles are inline too.
@@ -58,6 +59,13 @@ const nextConfig: NextConfig = {
     const loc = { type: "query" as const, key: "location", value: "(?<loc>[Uu][Ss][Aa]|[Uu][Kk])" };
     return {
       beforeFiles: [
+        // A segment's page (any facet filter in the query) is rendered for its own query, never a
+        // cached list's copy (app/(site)/category/[id]/segment).
+        ...FACETS.map((facet) => ({
+          source: "/category/:id",
+          has: [{ type: "query" as const, key: facet }],
+          destination: "/category/:id/segment",
+        })),
         { source: "/category/:id", has: [loc, pkg], destination: "/category/:id/list/:loc/:pkg" },
         { source: "/category/:id", has: [pkg], destination: "/category/:id/list/USA/:pkg" },
         { source: "/category/:id", has: [loc], destination: `/category/:id/list/:loc/${PACKAGE_IDS[0]}` },

@@ -2,6 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import { formatCount } from "@/components/admin/format";
+import { FACETS, FACET_LABELS } from "@/lib/segments/vocabularies";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
@@ -112,6 +113,12 @@ function ImportForm({
             </li>
             <li>
               Invalid rows: <strong>{formatCount(report.invalidCount)}</strong>
+            </li>
+            <li data-testid="import-unknown-facets">
+              Not mapped to a segment value (unknown):{" "}
+              {FACETS.map(
+                (facet) => `${FACET_LABELS[facet]} ${formatCount(report.unknownFacets[facet])}`,
+              ).join(", ")}
             </li>
           </ul>
           {report.invalid.length > 0 && (

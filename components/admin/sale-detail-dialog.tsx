@@ -34,6 +34,7 @@ function Facts({ sale }: { sale: SaleDetailDto }) {
         }`;
   const rows: [string, string | null][] = [
     ["Category", sale.leadTitle],
+    ["Segment", sale.segment || null],
     ["Package", `${packageLabel(sale.packageType)} (${sale.leadCount.toLocaleString("en-US")} leads)`],
     ["Price", formatUsd(sale.amount)],
     ["Received", received],

@@ -118,7 +118,14 @@ export function SalesTab({ autoRefresh }: { autoRefresh: number | false }) {
                 <TableCell className="max-w-48 truncate font-mono text-xs" title={sale.paymentId}>
                   {sale.paymentId}
                 </TableCell>
-                <TableCell>{sale.leadTitle}</TableCell>
+                <TableCell>
+                  {sale.leadTitle}
+                  {sale.segment && (
+                    <span className="block text-xs text-muted-foreground" data-testid="sale-segment">
+                      {sale.segment}
+                    </span>
+                  )}
+                </TableCell>
                 <TableCell>{packageLabel(sale.packageType)}</TableCell>
                 <TableCell className="text-right">{formatCount(sale.leadCount)}</TableCell>
                 <TableCell className="text-right">{formatUsd(sale.amount)}</TableCell>

@@ -17,6 +17,11 @@ import { siteUrl } from "@/lib/env";
 import { cachedLeadPreviews } from "@/lib/categories/cached-reads";
 import { categoryHref, LOCATION_NAMES, listTitle, type Location } from "@/lib/categories/location";
 import { PACKAGES, type LeadPackage } from "@/lib/packages";
+import { SegmentFilters } from "@/components/category/segment-filters";
+import { SegmentPreview } from "@/components/category/segment-preview";
+import { segmentCounts } from "@/lib/segments/counts";
+import { segmentPreview } from "@/lib/segments/preview";
+import type { Segment } from "@/lib/segments/vocabularies";
 
 /** The metadata of a category page for one country, whichever package it shows. */
 export async function categoryMetadata(id: string, location: Location): Promise<Metadata> {
@@ -38,10 +43,13 @@ export async function CategoryPageBody({
   id,
   pkg,
   location,
+  segment = null,
 }: {
   id: string;
   pkg: LeadPackage;
   location: Location;
+  /** The filters of the page's address (lib/segments); null for the whole list. */
+  segment?: Segment | null;
 }) {
   // Already read (and checked) by the layout within this request.
   const category = await loadCategory(id);
@@ -52,6 +60,9 @@ export async function CategoryPageBody({
   const base = siteUrl();
   const image = await loadCategoryImage(category._id);
   const buyer = { _id: category._id, title: category.title, count };
+  // Above the body's Suspense boundary, so the filters are in the page's first HTML and work
+  // without JavaScript (a boundary's content is revealed by script).
+  const counts = await segmentCounts(category._id, location, segment);
 
   return (
     <>
@@ -66,8 +77,23 @@ export async function CategoryPageBody({
       />
       {/* The page's loading state stands in below the hero: the hero (the largest paint) is sent
           first and the rest follows, so it is never held back by the part below it. */}
+      <div className="mx-auto max-w-7xl px-4 pt-8 sm:px-6 lg:px-8">
+        <SegmentFilters
+          categoryId={category._id}
+          location={location}
+          pkg={pkg}
+          segment={segment}
+          counts={counts}
+        />
+      </div>
       <Suspense fallback={<CategoryBodySkeleton />}>
-        <CategoryBody category={buyer} pkg={pkg} location={location} />
+        <CategoryBody
+          category={buyer}
+          pkg={pkg}
+          location={location}
+          segment={segment}
+          matching={counts.count}
+        />
       </Suspense>
       <JsonLd
         data={[
@@ -115,7 +141,14 @@ export async function CategoryPageBody({
 }
 
 /** Below the hero: the sections with the lead sample, and the purchase and help cards. */
-async function CategoryBody({ category, pkg, location }: PurchaseCardProps) {
+async function CategoryBody({
+  category,
+  pkg,
+  location,
+  segment,
+  matching,
+}: PurchaseCardProps & { matching: number }) {
+  const segmentRows = segment ? await segmentPreview(category._id, location, segment) : null;
   const previews = await cachedLeadPreviews({
     categoryId: category._id,
     location,
@@ -135,7 +168,12 @@ async function CategoryBody({ category, pkg, location }: PurchaseCardProps) {
   return (
     <div className="mx-auto grid max-w-7xl gap-10 px-4 py-10 sm:px-6 lg:grid-cols-[minmax(0,1fr)_380px] lg:px-8 lg:py-14">
       <StickyWhenFits className="space-y-6 lg:col-start-2 lg:row-start-1 lg:self-start">
-        <PurchaseCard category={category} pkg={pkg} location={location} />
+        <PurchaseCard
+          category={segment ? { ...category, count: matching } : category}
+          pkg={pkg}
+          location={location}
+          segment={segment}
+        />
         <HelpCard />
       </StickyWhenFits>
       <div className="min-w-0 space-y-12 lg:col-start-1 lg:row-start-1">
@@ -144,7 +182,12 @@ async function CategoryBody({ category, pkg, location }: PurchaseCardProps) {
           count={category.count}
           location={location}
           pkg={pkg}
-          sample={<LeadSampleTable rows={sampleRows} />}
+          sample={
+            <>
+              <LeadSampleTable rows={sampleRows} />
+              {segmentRows && <SegmentPreview rows={segmentRows} />}
+            </>
+          }
         />
       </div>
     </div>

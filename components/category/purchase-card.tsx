@@ -5,19 +5,35 @@ import { PurchaseActions } from "@/components/category/purchase-actions";
 import { Badge } from "@/components/ui/badge";
 import { categoryHref, type Location } from "@/lib/categories/location";
 import { PACKAGES, type LeadPackage } from "@/lib/packages";
+import { segmentQueryString, type Segment } from "@/lib/segments/vocabularies";
 import { cn } from "@/lib/utils";
 
 const number = new Intl.NumberFormat("en-US");
 
 export type PurchaseCardProps = {
-  /** `count`: the leads available in `location`. */
+  /** `count`: the leads available in `location` (in the segment, when there is one). */
   category: { _id: string; title: string; count: number };
   pkg: LeadPackage;
   location: Location;
+  /** The page's segment filters (lib/segments); the order is for its leads only. */
+  segment?: Segment | null;
 };
 
+/** "3,412 leads match; Starter available; Standard needs 10,000; Premium needs 20,000". */
+function segmentAvailability(count: number): string {
+  return [
+    `${number.format(count)} leads match`,
+    ...PACKAGES.map((option) =>
+      count >= option.leadCount
+        ? `${option.name} available`
+        : `${option.name} needs ${number.format(option.leadCount)}`,
+    ),
+  ].join("; ");
+}
+
 /** The card for the selected package (sticky while it fits); the buying itself is PurchaseActions' job. */
-export function PurchaseCard({ category, pkg, location }: PurchaseCardProps) {
+export function PurchaseCard({ category, pkg, location, segment }: PurchaseCardProps) {
+  const filters = segmentQueryString(segment);
   const rows = [
     { label: "Price per lead", value: `$${pkg.pricePerLead.toFixed(2)}` },
     { label: "Lead count", value: pkg.leadsLabel },
@@ -34,7 +50,7 @@ export function PurchaseCard({ category, pkg, location }: PurchaseCardProps) {
         {PACKAGES.map((option) => (
           <Link
             key={option.id}
-            href={categoryHref(category._id, location, option.id)}
+            href={`${categoryHref(category._id, location, option.id)}${filters ? `&${filters}` : ""}`}
             // The other packages are this same page, cached: fetched on click, not on sight.
             prefetch={false}
             replace
@@ -76,10 +92,18 @@ export function PurchaseCard({ category, pkg, location }: PurchaseCardProps) {
           </div>
         ))}
         <div className="flex justify-between gap-4 px-3 py-2">
-          <dt className="text-muted-foreground">Available in this category</dt>
+          <dt className="text-muted-foreground">
+            {segment ? "Available in this segment" : "Available in this category"}
+          </dt>
           <dd className="font-medium">{number.format(category.count)}</dd>
         </div>
       </dl>
+
+      {segment && (
+        <p className="mt-3 text-sm" data-testid="segment-availability">
+          {segmentAvailability(category.count)}
+        </p>
+      )}
 
       <h3 className="mt-5 text-sm font-semibold">Features</h3>
       <ul className="mt-2 space-y-1.5 text-sm">
@@ -90,10 +114,11 @@ export function PurchaseCard({ category, pkg, location }: PurchaseCardProps) {
 
       <div className="mt-6">
         <PurchaseActions
-          key={`${category._id}:${pkg.id}:${location}`}
+          key={`${category._id}:${pkg.id}:${location}:${filters}`}
           category={category}
           pkg={pkg}
           location={location}
+          segment={segment}
         />
       </div>
       <p className="mt-4 flex items-center justify-center gap-1.5 text-xs text-muted-foreground">

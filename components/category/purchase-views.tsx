@@ -125,13 +125,20 @@ export function PurchaseWaiting({ purchase, payment }: { purchase: Purchase; pay
   );
 }
 
-export function PurchaseStart({ purchase, category, pkg, location }: { purchase: Purchase } & PurchaseProps) {
+export function PurchaseStart({
+  purchase,
+  category,
+  pkg,
+  location,
+  segment,
+}: { purchase: Purchase } & PurchaseProps) {
   const { emailError, createError } = purchase;
   return (
     <div className="space-y-2">
       {purchase.unavailable && (
         <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" role="note">
           Not available: {category.title} has {category.count.toLocaleString("en-US")} leads
+          {segment ? " in this segment" : ""}
           {location === DEFAULT_LOCATION ? "" : ` in the ${LOCATION_NAMES[location]}`}, fewer than the{" "}
           {pkg.leadsLabel} this package includes. Choose a smaller package or request custom leads.
         </p>

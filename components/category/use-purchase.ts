@@ -19,12 +19,15 @@ import {
 import { isClosedStatus } from "@/lib/orders/status";
 import type { LeadPackage } from "@/lib/packages";
 import type { PaymentStatusAnswer } from "@/lib/schemas/payment";
+import type { Segment } from "@/lib/segments/vocabularies";
 
 export type PurchaseProps = {
   /** `count`: the leads available in `location`. */
   category: { _id: string; title: string; count: number };
   pkg: LeadPackage;
   location: Location;
+  /** Only leads of this segment fill the order (lib/segments); `category.count` is the segment's. */
+  segment?: Segment | null;
 };
 
 // docs/product-rules.md: the buyer's page polls every 10 seconds, at most 30 times (5 minutes).
@@ -52,7 +55,7 @@ function reportCheckFailure(): void {
  * a provider return, a payment resumed from this session) and the one automatic download once
  * paid. The card is rendered with a key per category, package and location, so each starts afresh.
  */
-export function usePurchase({ category, pkg, location }: PurchaseProps) {
+export function usePurchase({ category, pkg, location, segment }: PurchaseProps) {
   const createPayment = useCreatePayment();
   // Per-call callbacks of a mutation do not run once the card is gone, so a late answer cannot
   // download or toast on another package's card.
@@ -199,6 +202,7 @@ export function usePurchase({ category, pkg, location }: PurchaseProps) {
         categoryId: category._id,
         packageType: pkg.id,
         location,
+        ...(segment ? { segment } : {}),
         ...(email.trim() ? { email: email.trim() } : {}),
       },
       {

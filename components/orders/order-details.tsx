@@ -113,6 +113,7 @@ export function OrderDetails({ orderKey, order, now }: { orderKey: string; order
   const pkg = getPackage(order.packageType);
   const rows = [
     { label: "Category", value: order.categoryTitle },
+    ...(order.segment ? [{ label: "Segment", value: order.segment }] : []),
     { label: "Package", value: pkg?.name ?? order.packageType },
     { label: "Leads", value: order.leadCount.toLocaleString("en-US") },
     { label: "Price", value: `$${order.amount.toFixed(2)} USD` },

@@ -2,6 +2,8 @@ import "server-only";
 import type { Location } from "@/lib/categories/location";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { SELLABLE_SQL } from "@/lib/leads/sellable";
+import { segmentSql } from "@/lib/segments/filter";
+import type { Segment } from "@/lib/segments/vocabularies";
 
 // Which leads an order may be given (docs/product-rules.md, "Delivery", "Location" and
 // "Replacement claims"): sellable leads (lib/leads/sellable.ts) of the order's category and
@@ -16,6 +18,8 @@ export type FreshLeadFilter = {
   notInOrderId?: string;
   /** Addresses the buyer reported as invalid (lower-cased): never given as their replacements. */
   notEmails?: string[];
+  /** The segment the order was bought for (lib/segments): only its leads, first or as replacements. */
+  segment?: Segment | null;
 };
 
 /** `SELECT id, verified_at` of at most `limit` sellable leads, best first, to embed in a statement. */
@@ -33,6 +37,7 @@ export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.
     );
   }
   if (filter.notEmails?.length) where.push(Prisma.sql`email <> ALL(${filter.notEmails}::text[])`);
+  if (filter.segment) where.push(segmentSql(filter.segment));
   return Prisma.sql`SELECT id, verified_at FROM leads WHERE ${Prisma.join(where, " AND ")}
     ORDER BY verified_at DESC, id LIMIT ${limit}::int`;
 }

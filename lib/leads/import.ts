@@ -191,7 +191,14 @@ export function toLead(columns: Map<Field, number>, record: string[], now: Date)
 
 /** Imports rows from a CSV byte stream into a category. */
 export async function importLeadsCsv(categoryId: string, input: Readable): Promise<ImportReport> {
-  const report: ImportReport = { imported: 0, duplicates: 0, suppressed: 0, invalid: [], invalidCount: 0 };
+  const report: ImportReport = {
+    imported: 0,
+    duplicates: 0,
+    suppressed: 0,
+    invalid: [],
+    invalidCount: 0,
+    unknownFacets: { region: 0, seniority: 0, department: 0, size: 0, revenue: 0 },
+  };
   const addInvalid = (line: number, reason: string) => {
     report.invalidCount += 1;
     if (report.invalid.length < MAX_REPORTED_INVALID) report.invalid.push({ line, reason });
@@ -249,7 +256,12 @@ export async function importLeadsCsv(categoryId: string, input: Readable): Promi
     if (batch.length > 0) yield batch;
   }
 
-  const { received, inserted, suppressed } = await insertLeadStream(pool(), categoryId, validLeads());
+  const { received, inserted, suppressed, unknownFacets } = await insertLeadStream(
+    pool(),
+    categoryId,
+    validLeads(),
+  );
+  report.unknownFacets = unknownFacets;
   revalidateCatalogue();
   report.imported = inserted;
   report.suppressed = suppressed;

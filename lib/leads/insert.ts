@@ -13,6 +13,7 @@ import { pgTransaction } from "../pg-transaction";
 import type { Location } from "../categories/location";
 import { EmailHashes } from "./email-hashes";
 import { TEXT_FIELDS } from "./fields";
+import { unknownFacetsInserted, type UnknownFacets } from "../segments/unknowns";
 
 export type LeadInput = {
   firstName: string;
@@ -112,7 +113,13 @@ function copyLine(lead: LeadInput, email: string): string {
   return `${line}${lead.country}\t${lastIso}\n`;
 }
 
-export type InsertResult = { received: number; inserted: number; suppressed: number };
+export type InsertResult = {
+  received: number;
+  inserted: number;
+  suppressed: number;
+  /** Of the inserted leads, how many have each segment facet `unknown` (lib/segments). */
+  unknownFacets: UnknownFacets;
+};
 
 /**
  * The hashes of erased people's normalised addresses (docs/product-rules.md, "Privacy requests"),
@@ -259,7 +266,8 @@ export async function insertLeadStream(
       }
       if (staging) inserted += await move(client, categoryId);
       await addToCount(client, categoryId, inserted);
-      return { received, inserted, suppressed };
+      const unknownFacets = await unknownFacetsInserted(client, categoryId);
+      return { received, inserted, suppressed, unknownFacets };
     });
   } catch (error) {
     // The input is closed (an upload read to its end) without waiting for it.

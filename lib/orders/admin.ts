@@ -9,6 +9,7 @@ import { getPaymentProvider } from "@/lib/payments";
 import { applyGivenPayment, refreshFromProvider } from "@/lib/orders/sync";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";
 import { CLOSED_STATUSES } from "@/lib/orders/status";
+import { describeSegment, type Segment } from "@/lib/segments/vocabularies";
 import type { SaleDetailDto, SaleDto, SaleFilter, SalesListQuery } from "@/lib/schemas/admin";
 
 const saleSelect = { ...orderViewSelect, createdAt: true } as const;
@@ -21,6 +22,7 @@ function toSale(row: SaleRow): SaleDto {
     paymentId: row.providerPaymentId ?? row.invoiceId ?? row.id,
     categoryId: row.categoryId,
     leadTitle: row.leadTitle,
+    segment: describeSegment(row.segment as Segment | null),
     packageType: row.packageType,
     leadCount: row.leadCount,
     amount: row.amount.toNumber(),
@@ -130,7 +132,17 @@ export async function resendReceipt(id: string): Promise<SaleDetailDto> {
 
 export function exportSales(): OutgoingFile {
   const body = csvTable({
-    header: ["Date", "Payment ID", "Category", "Package", "Lead Count", "Amount (USD)", "Status", "Paid At"],
+    header: [
+      "Date",
+      "Payment ID",
+      "Category",
+      "Segment",
+      "Package",
+      "Lead Count",
+      "Amount (USD)",
+      "Status",
+      "Paid At",
+    ],
     pageSize: 2000,
     readPage: (page) =>
       db().order.findMany({ select: saleSelect, orderBy: [{ createdAt: "desc" }, { id: "desc" }], ...page }),
@@ -140,6 +152,7 @@ export function exportSales(): OutgoingFile {
         sale.createdAt,
         sale.paymentId,
         sale.leadTitle,
+        sale.segment,
         sale.packageType,
         sale.leadCount,
         sale.amount.toFixed(2),

@@ -10,6 +10,9 @@ import { returnUrlFor } from "@/lib/orders/links";
 import { getPaymentProvider } from "@/lib/payments";
 import { getPackage, type PackageId } from "@/lib/packages";
 import type { CreatePaymentAnswer } from "@/lib/schemas/payment";
+import { segmentCounts } from "@/lib/segments/counts";
+import type { Segment } from "@/lib/segments/vocabularies";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 // Creating an order: the order row first, then the provider's invoice for it.
 
@@ -26,6 +29,8 @@ export type CreatePaymentInput = {
   categoryId: string;
   packageType: PackageId;
   location?: Location;
+  /** Only leads of this segment fill the order (lib/segments); null or absent: the whole list. */
+  segment?: Segment | null;
   email?: string;
 };
 
@@ -44,11 +49,15 @@ export async function createPayment(
   // Only public categories sell, and only as many leads as the chosen country holds.
   const category = await findCategory(input.categoryId);
   if (!category) throw notFound("Category not found");
-  const available = category.countByLocation[location];
+  // A segment is counted again here, from the same rollup the category page shows.
+  const segment = input.segment ?? null;
+  const available = segment
+    ? (await segmentCounts(category._id, location, segment)).count
+    : category.countByLocation[location];
   if (available < pkg.leadCount) {
     const where = location === DEFAULT_LOCATION ? "" : ` in the ${LOCATION_NAMES[location]}`;
     throw conflict(
-      `${category.title} has ${available.toLocaleString("en-US")} leads${where}, fewer than the ${pkg.leadsLabel} the ${pkg.name} package includes. Choose a smaller package or request custom leads.`,
+      `${category.title} has ${available.toLocaleString("en-US")} leads${segment ? " in this segment" : ""}${where}, fewer than the ${pkg.leadsLabel} the ${pkg.name} package includes. Choose a smaller package${segment ? ", widen the segment" : ""} or request custom leads.`,
     );
   }
   const provider = await getPaymentProvider();
@@ -60,6 +69,7 @@ export async function createPayment(
       categoryId: category._id,
       packageType: pkg.id,
       location,
+      segment: segment ? { equals: segment } : { equals: Prisma.DbNull },
       paidAt: null,
       providerPaymentId: null,
       status: { in: ["pending", "waiting"] },
@@ -88,6 +98,7 @@ export async function createPayment(
       packageType: pkg.id,
       leadCount: pkg.leadCount,
       location,
+      segment: segment ?? Prisma.DbNull,
       amount: pkg.price,
       currency: "usd",
       buyerEmail: input.email ?? null,

@@ -11,6 +11,8 @@ const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZon
 export type ReceiptData = {
   to: string;
   categoryTitle: string;
+  /** The segment bought, as describeSegment writes it; "" for the whole list. */
+  segment: string;
   packageType: string;
   leadCount: number;
   amount: number;
@@ -31,6 +33,7 @@ export function receiptMail(data: ReceiptData): Mail {
       "Thank you for your purchase. Your payment is confirmed.",
       "",
       `Category: ${data.categoryTitle}`,
+      ...(data.segment ? [`Segment: ${data.segment}`] : []),
       `Package: ${packageName}`,
       `Leads: ${data.leadCount.toLocaleString("en-US")}`,
       `Amount paid: ${amount}`,

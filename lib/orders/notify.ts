@@ -1,4 +1,5 @@
 import "server-only";
+import { describeSegment, type Segment } from "@/lib/segments/vocabularies";
 import type { Tx } from "@/lib/db";
 import { queueMail } from "@/lib/mail/outbox";
 import { orderPageUrl } from "@/lib/orders/links";
@@ -16,6 +17,7 @@ export async function queueReceipt(tx: Tx, orderId: string): Promise<boolean> {
     select: {
       buyerEmail: true,
       leadTitle: true,
+      segment: true,
       packageType: true,
       leadCount: true,
       amount: true,
@@ -28,6 +30,7 @@ export async function queueReceipt(tx: Tx, orderId: string): Promise<boolean> {
   const mail = receiptMail({
     to: order.buyerEmail,
     categoryTitle: order.leadTitle,
+    segment: describeSegment(order.segment as Segment | null),
     packageType: order.packageType,
     leadCount: order.leadCount,
     amount: order.amount.toNumber(),

@@ -5,6 +5,7 @@ import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import type { Location } from "@/lib/categories/location";
+import type { Segment } from "@/lib/segments/vocabularies";
 import { freshLeadsQuery } from "@/lib/leads/allocation";
 import type { Mail } from "@/lib/mail";
 import { queueMail } from "@/lib/mail/outbox";
@@ -34,6 +35,7 @@ type LockedOrder = {
   package_type: string;
   lead_count: number;
   location: Location;
+  segment: Segment | null;
   paid_at: Date | null;
 };
 
@@ -102,7 +104,7 @@ export async function claimReplacement(
 
   return transaction(async (tx) => {
     const [order] = await tx.$queryRaw<LockedOrder[]>`
-      SELECT id, category_id, lead_title, package_type::text, lead_count, location::text, paid_at
+      SELECT id, category_id, lead_title, package_type::text, lead_count, location::text, segment, paid_at
         FROM orders WHERE id = ${known.id}::uuid FOR UPDATE`;
     if (!order?.paid_at) throw notFound("Order not found");
     const closed = windowClosed(order, now);
@@ -138,7 +140,7 @@ export async function claimReplacement(
     });
 
     const fresh = await tx.$queryRaw<{ id: bigint }[]>`
-      SELECT id FROM (${freshLeadsQuery({ categoryId: order.category_id, country: order.location, notInOrderId: order.id, notEmails: reported }, counted)}) AS fresh`;
+      SELECT id FROM (${freshLeadsQuery({ categoryId: order.category_id, country: order.location, notInOrderId: order.id, notEmails: reported, segment: order.segment }, counted)}) AS fresh`;
     const positions = delivered.slice(0, fresh.length).map((row) => row.position);
     await tx.$executeRaw`
       UPDATE order_leads ol SET lead_id = swap.lead_id

@@ -1,6 +1,7 @@
 import "server-only";
 import { transaction, type Tx } from "@/lib/db";
 import type { Location } from "@/lib/categories/location";
+import type { Segment } from "@/lib/segments/vocabularies";
 import { freshLeadsQuery } from "@/lib/leads/allocation";
 import { orderViewSelect } from "@/lib/orders/view";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
@@ -55,12 +56,12 @@ export async function recordEvent(tx: Tx, orderId: string, status: string, note 
  */
 async function allocateLeads(
   tx: Tx,
-  order: { id: string; categoryId: string; leadCount: number; location: Location },
+  order: { id: string; categoryId: string; leadCount: number; location: Location; segment: Segment | null },
 ) {
   return tx.$executeRaw`
     INSERT INTO order_leads (order_id, position, lead_id)
     SELECT ${order.id}::uuid, row_number() OVER (ORDER BY verified_at DESC, id), id
-      FROM (${freshLeadsQuery({ categoryId: order.categoryId, country: order.location }, order.leadCount)}) AS chosen`;
+      FROM (${freshLeadsQuery({ categoryId: order.categoryId, country: order.location, segment: order.segment }, order.leadCount)}) AS chosen`;
 }
 
 /**
@@ -115,7 +116,7 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
     });
     if (paid) {
       const now = new Date();
-      const allocated = await allocateLeads(tx, order);
+      const allocated = await allocateLeads(tx, { ...order, segment: order.segment as Segment | null });
       await tx.order.update({
         where: { id: orderId },
         data: {

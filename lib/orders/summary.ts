@@ -4,12 +4,14 @@ import { findByKey } from "@/lib/orders/access";
 import type { Caller } from "@/lib/limits/caller";
 import type { OrderView } from "@/lib/orders/view";
 import { replacementOf } from "@/lib/orders/replacement";
+import { describeSegment } from "@/lib/segments/vocabularies";
 import type { OrderSummary, ReplacementSummary } from "@/lib/schemas/orders";
 
 /** The buyer's view of an order: what the order page shows and `GET /api/orders/{key}` answers. */
 export function toOrderSummary(order: OrderView, replacement: ReplacementSummary | null): OrderSummary {
   return {
     categoryTitle: order.leadTitle,
+    segment: describeSegment(order.segment),
     packageType: order.packageType,
     leadCount: order.leadCount,
     amount: order.amount,

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Location } from "@/lib/categories/location";
 import { db } from "@/lib/db";
+import type { Segment } from "@/lib/segments/vocabularies";
 import type { PackageId } from "@/lib/packages";
 
 // How the order code reads an order: one narrow select, with its decimals turned into numbers.
@@ -12,6 +13,7 @@ export const orderViewSelect = {
   packageType: true,
   leadCount: true,
   location: true,
+  segment: true,
   amount: true,
   currency: true,
   status: true,
@@ -30,6 +32,8 @@ export type OrderView = {
   packageType: PackageId;
   leadCount: number;
   location: Location;
+  /** The segment bought (lib/segments), null for the whole list. */
+  segment: Segment | null;
   amount: number;
   currency: string;
   status: string;
@@ -41,7 +45,8 @@ export type OrderView = {
   actuallyPaidFiat: number | null;
 };
 
-type OrderViewRow = Omit<OrderView, "amount" | "actuallyPaidFiat"> & {
+type OrderViewRow = Omit<OrderView, "amount" | "actuallyPaidFiat" | "segment"> & {
+  segment: unknown;
   amount: { toNumber(): number };
   actuallyPaidFiat: { toNumber(): number } | null;
 };
@@ -50,6 +55,7 @@ type OrderViewRow = Omit<OrderView, "amount" | "actuallyPaidFiat"> & {
 export function toOrderView(row: OrderViewRow): OrderView {
   return {
     ...row,
+    segment: (row.segment as Segment | null) ?? null,
     amount: row.amount.toNumber(),
     actuallyPaidFiat: row.actuallyPaidFiat === null ? null : row.actuallyPaidFiat.toNumber(),
   };

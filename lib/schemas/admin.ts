@@ -93,6 +93,8 @@ export type SaleDto = {
   paymentId: string;
   categoryId: string;
   leadTitle: string;
+  /** The segment bought (describeSegment in lib/segments); "" for the whole list. */
+  segment: string;
   packageType: "starter" | "standard" | "premium";
   leadCount: number;
   amount: number;
@@ -173,4 +175,6 @@ export type ImportReport = {
   /** The first invalid rows (at most 1000), with their line numbers in the file. */
   invalid: { line: number; reason: string }[];
   invalidCount: number;
+  /** Imported leads per segment facet that could not be mapped to its vocabulary (`unknown`). */
+  unknownFacets: Record<"region" | "seniority" | "department" | "size" | "revenue", number>;
 };

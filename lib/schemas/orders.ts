@@ -19,6 +19,8 @@ export type OrderLookupBody = z.input<typeof orderLookupBody>;
 /** What `GET /api/orders/{key}` answers (docs/product-rules.md). */
 export type OrderSummary = {
   categoryTitle: string;
+  /** The segment bought (describeSegment in lib/segments); "" for the whole list. */
+  segment: string;
   packageType: "starter" | "standard" | "premium";
   leadCount: number;
   amount: number;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DEFAULT_LOCATION, LOCATIONS } from "@/lib/categories/location";
 import { PACKAGE_IDS } from "@/lib/packages";
 import { personEmail } from "@/lib/schemas/common";
+import { segmentBody } from "@/lib/segments/schema";
 
 // The product's create payload. Only categoryId, packageType and location are trusted; the client's
 // amount, leadCount and titles are accepted (so the product's client works unchanged) but never used: the
@@ -13,6 +14,8 @@ export const createPaymentBody = z
     selectedPackage: z.enum(PACKAGE_IDS, "Choose starter, standard or premium").optional(),
     // The category filter's state: the country whose leads the order delivers.
     location: z.enum(LOCATIONS, "Choose USA or UK").default(DEFAULT_LOCATION),
+    // The category page's segment filters (lib/segments): only leads of the segment fill the order.
+    segment: segmentBody.optional(),
     amount: z.unknown().optional(),
     leadId: z.unknown().optional(),
     leadCount: z.unknown().optional(),
@@ -33,6 +36,7 @@ export const createPaymentBody = z
     categoryId: body.categoryId,
     packageType: (body.packageType ?? body.selectedPackage)!,
     location: body.location,
+    segment: body.segment ?? null,
     email: body.email,
   }));
 
@@ -40,7 +44,7 @@ export type CreatePaymentBody = z.input<typeof createPaymentBody>;
 /** What the browser sends: only what the server reads. */
 export type CreatePaymentRequest = Pick<
   CreatePaymentBody,
-  "categoryId" | "packageType" | "location" | "email"
+  "categoryId" | "packageType" | "location" | "email" | "segment"
 >;
 
 /** Our invoice ids, the provider's invoice and payment ids (digits), or test-mode ids. */

@@ -183,10 +183,10 @@ describe("sales", () => {
     );
     const text = (await response.text()).replace(/^\uFEFF/, "");
     const lines = text.trim().split("\r\n");
-    expect(lines[0]).toBe("Date,Payment ID,Category,Package,Lead Count,Amount (USD),Status,Paid At");
+    expect(lines[0]).toBe("Date,Payment ID,Category,Segment,Package,Lead Count,Amount (USD),Status,Paid At");
     expect(lines).toHaveLength(6);
     expect(text).toContain(`"'=HYPERLINK(""http://evil"")"`);
-    expect(text).toMatch(/,np-2,Sold Category,standard,10000,100\.00,confirmed,/);
+    expect(text).toMatch(/,np-2,Sold Category,,standard,10000,100\.00,confirmed,/);
   });
 
   it("quotes and neutralises cells", () => {
@@ -326,6 +326,7 @@ describe("lead import", () => {
       imported: 4,
       duplicates: 2,
       suppressed: 0,
+      unknownFacets: expect.any(Object),
       invalidCount: 7,
       invalid: [
         { line: 4, reason: 'Invalid email "not-an-email"' },
@@ -384,6 +385,7 @@ describe("lead import", () => {
       imported: 5501,
       duplicates: 501,
       suppressed: 0,
+      unknownFacets: expect.any(Object),
       invalidCount: 2,
       invalid: [
         { line: 4, reason: 'Invalid email "bad"' },

@@ -94,7 +94,14 @@ describe("lead import repeats", () => {
       "tab\\t@x.com,New3,USA,2026-01-02",
       "fresh@x.com,Dup5,USA,2026-01-02",
     ]);
-    expect(report).toEqual({ imported: 3, duplicates: 5, suppressed: 0, invalid: [], invalidCount: 0 });
+    expect(report).toEqual({
+      imported: 3,
+      duplicates: 5,
+      suppressed: 0,
+      invalid: [],
+      invalidCount: 0,
+      unknownFacets: expect.any(Object),
+    });
     expect(await firstNames(id)).toEqual({
       "back\\slash@x.com": "Old",
       "Mixed@Case.com": "Old",
@@ -130,6 +137,7 @@ describe("lead import repeats", () => {
       imported: 6000,
       duplicates: 12_002,
       suppressed: 0,
+      unknownFacets: expect.any(Object),
       invalid: [],
       invalidCount: 0,
     });

@@ -105,6 +105,7 @@ describe("receipt and order page API", () => {
     expect(answer.headers.get("referrer-policy")).toBe("no-referrer");
     expect(answer.body).toEqual({
       categoryTitle: "Orders Finance",
+      segment: "",
       packageType: "starter",
       leadCount: 1000,
       amount: 10,

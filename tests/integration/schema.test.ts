@@ -245,6 +245,8 @@ describe("schema and migrations", () => {
       "attachments FOREIGN KEY (request_id) REFERENCES custom_requests(id) ON UPDATE CASCADE ON DELETE CASCADE",
       // The per-day lead counts behind a category's figures go with it.
       "category_lead_days FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
+      // So do its segment counts.
+      "category_segments FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
       // Removing a category removes its leads...
       "leads FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
       "order_events FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE CASCADE",

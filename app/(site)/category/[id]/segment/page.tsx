@@ -1,0 +1,33 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { CategoryPageBody, categoryMetadata } from "@/components/category/category-page";
+import { getPackage, PACKAGES } from "@/lib/packages";
+import { segmentFromSearchParams } from "@/lib/segments/schema";
+
+// /category/{id}?region=CA&seniority=c_level,vp&... (any facet filter), rewritten here by
+// next.config.ts: rendered for its own query on every request, so a shared link shows its segment.
+// An unknown filter value is a 404, as an unknown package is.
+
+type Props = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+async function read({ params, searchParams }: Props) {
+  const query = await searchParams;
+  const parsed = segmentFromSearchParams(query);
+  const packageId = Array.isArray(query.package) ? query.package[0] : query.package;
+  const pkg = packageId === undefined ? PACKAGES[0] : getPackage(packageId);
+  return { id: (await params).id, parsed, pkg };
+}
+
+export async function generateMetadata(props: Props): Promise<Metadata> {
+  const { id, parsed } = await read(props);
+  return parsed ? categoryMetadata(id, parsed.location) : {};
+}
+
+export default async function CategorySegmentPage(props: Props) {
+  const { id, parsed, pkg } = await read(props);
+  if (!parsed || !pkg) notFound();
+  return <CategoryPageBody id={id} pkg={pkg} location={parsed.location} segment={parsed.segment} />;
+}

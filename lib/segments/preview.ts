@@ -1,0 +1,40 @@
+import "server-only";
+import type { Location } from "@/lib/categories/location";
+import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { SELLABLE_SQL } from "@/lib/leads/sellable";
+import { segmentSql } from "@/lib/segments/filter";
+import type { Segment } from "@/lib/segments/vocabularies";
+
+/** A masked lead of a segment: never an email, phone or profile URL. */
+export type SegmentPreviewRow = { name: string; title: string; company: string; city: string; state: string };
+
+export const SEGMENT_PREVIEW_ROWS = 10;
+
+/** The segment's most recently verified sellable leads, masked (first name and last initial). */
+export async function segmentPreview(
+  categoryId: string,
+  location: Location,
+  segment: Segment | null,
+): Promise<SegmentPreviewRow[]> {
+  const rows = await db().$queryRaw<
+    {
+      first_name: string;
+      last_name: string;
+      job_title: string;
+      company: string;
+      city: string;
+      state: string;
+    }[]
+  >`SELECT first_name, last_name, job_title, company, city, state FROM leads
+     WHERE category_id = ${categoryId}::uuid AND country = ${location}::"Country" AND ${SELLABLE_SQL}
+       AND ${segment ? segmentSql(segment) : Prisma.sql`true`}
+     ORDER BY verified_at DESC, id LIMIT ${SEGMENT_PREVIEW_ROWS}`;
+  return rows.map((row) => ({
+    name: `${row.first_name} ${row.last_name.slice(0, 1)}${row.last_name ? "." : ""}`.trim(),
+    title: row.job_title,
+    company: row.company,
+    city: row.city,
+    state: row.state,
+  }));
+}

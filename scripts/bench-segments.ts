@@ -1,0 +1,173 @@
+// npm run bench:segments - segment counts from the production build, in a throw-away database whose
+// one category holds BENCH_LEADS (1,000,000) leads with the demo data's facet spread (80% USA, 20%
+// UK), each figure against a baseline measured in the same run, alternating:
+//   GET /api/categories/{id}/segment (count and five facets, over HTTP) for 200 random filter
+//     combinations                  vs SELECT count(*) with the same filter on a plain copy of the
+//                                      leads (category, country, facet columns) with an index per
+//                                      facet;
+//   the category page with a segment   vs the unfiltered category page (time to first byte).
+// Prints p50 and p95 of both and ends with `ratio NAME=VALUE` lines (lower is better).
+// Needs a build: `npm run build` (or NEXT_DIST_DIR). Targets: segment p95 < 50 ms,
+// segment_vs_count <= 0.5, page_segment_vs_unfiltered <= 1.5.
+import http from "node:http";
+import { Pool } from "pg";
+import { insertLeadStream } from "../lib/leads/insert";
+import { createCategoryWithLeads, leadBatches, random } from "../prisma/demo-data";
+import { FACETS, facetValues, type Facet } from "../lib/segments/vocabularies";
+import { startAppServer } from "../tests/support/app-server";
+import { createTestDatabase } from "../tests/support/database";
+import { median } from "./bench-stats";
+
+const TOTAL_LEADS = Number(process.env.BENCH_LEADS ?? 1_000_000);
+const COMBINATIONS = 200;
+const PAGE_RUNS = 30;
+const port = Number(process.env.BENCH_PORT ?? 43_970);
+const base = `http://127.0.0.1:${port}`;
+
+function percentile(values: number[], share: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)];
+}
+
+/** Milliseconds to the first byte of the answer's body, and to its end. */
+function timed(path: string): Promise<{ first: number; all: number; status: number }> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const ms = () => Number(process.hrtime.bigint() - started) / 1e6;
+    const request = http.get(`${base}${path}`, (response) => {
+      let first = 0;
+      response.once("data", () => (first = ms()));
+      response.on("data", () => undefined);
+      response.on("end", () => resolve({ first, all: ms(), status: response.statusCode ?? 0 }));
+    });
+    request.on("error", reject);
+  });
+}
+
+type Combination = { location: "USA" | "UK"; filters: Partial<Record<Facet, string[]>> };
+
+/** One to three facets, each with one to three values, mostly of the USA. */
+function combinations(count: number): Combination[] {
+  const next = random(26);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
+  return Array.from({ length: count }, () => {
+    const location = next() < 0.8 ? "USA" : "UK";
+    const filters: Combination["filters"] = {};
+    const facets = [...FACETS].sort(() => next() - 0.5).slice(0, 1 + Math.floor(next() * 3));
+    for (const facet of facets) {
+      const values = new Set<string>();
+      const wanted = 1 + Math.floor(next() * 3);
+      while (values.size < wanted)
+        values.add(pick(facetValues(facet, location).filter((v) => v !== "unknown")));
+      filters[facet] = [...values];
+    }
+    return { location, filters };
+  });
+}
+
+async function main(): Promise<void> {
+  const database = await createTestDatabase("leadmarket_bench_segments");
+  const pool = new Pool({ connectionString: database.url });
+  // An idle connection closed under it (the database dropped at the end) is not a failure.
+  pool.on("error", (error) => console.error(`pool: ${error.message}`));
+  const server = await startAppServer({
+    port,
+    env: {
+      DATABASE_URL: database.url,
+      APP_SECRET: "bench-segments-secret-0123456789-0123456789",
+      PAYMENTS_TEST_MODE: "0",
+      SMTP_URL: "",
+    },
+    stdout: "ignore",
+  });
+  try {
+    const usa = Math.round(TOTAL_LEADS * 0.8);
+    const loading = Date.now();
+    const category = await createCategoryWithLeads(pool, { title: "Software & SaaS" }, 0);
+    // At this size the generator repeats some addresses: the import path skips repeats.
+    let loaded = 0;
+    for (const [country, count, seed] of [
+      ["USA", usa, 26],
+      ["UK", TOTAL_LEADS - usa, 2600],
+    ] as const) {
+      const batches = leadBatches(count, { seed, category: "Software & SaaS", country });
+      loaded += (await insertLeadStream(pool, category, batches)).inserted;
+    }
+    console.log(
+      `${loaded.toLocaleString("en-US")} leads loaded in ${((Date.now() - loading) / 1000).toFixed(1)} s`,
+    );
+    await pool.query(`CREATE TABLE plain_leads AS
+      SELECT category_id, country, facet_region, facet_seniority, facet_department, facet_size, facet_revenue
+      FROM leads WHERE lead_sellable(quarantined_at, email_status)`);
+    for (const facet of FACETS) {
+      await pool.query(`CREATE INDEX ON plain_leads (category_id, country, facet_${facet})`);
+    }
+    await pool.query("VACUUM ANALYZE plain_leads");
+    await pool.query("VACUUM ANALYZE leads");
+    const { rows: combos } = await pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM category_segments WHERE category_id = $1",
+      [category],
+    );
+    console.log(`rollup rows for the category: ${combos[0].n}`);
+
+    const segmentTimes: number[] = [];
+    const countTimes: number[] = [];
+    for (const { location, filters } of combinations(COMBINATIONS)) {
+      const query = [
+        `location=${location}`,
+        ...Object.entries(filters).map(
+          ([facet, values]) => `${facet}=${encodeURIComponent(values.join(","))}`,
+        ),
+      ].join("&");
+      const answer = await timed(`/api/categories/${category}/segment?${query}`);
+      if (answer.status !== 200) throw new Error(`segment ${query}: HTTP ${answer.status}`);
+      segmentTimes.push(answer.all);
+      const params: unknown[] = [category, location];
+      const where = Object.entries(filters).map(([facet, values]) => {
+        params.push(values);
+        return `facet_${facet} = ANY($${params.length}::text[])`;
+      });
+      const started = process.hrtime.bigint();
+      await pool.query(
+        `SELECT count(*) FROM plain_leads WHERE category_id = $1 AND country = $2::"Country" AND ${where.join(" AND ")}`,
+        params,
+      );
+      countTimes.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+    const line = (name: string, times: number[]) =>
+      console.log(
+        `${name}: p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms`,
+      );
+    line(`segment endpoint (${COMBINATIONS} combinations)`, segmentTimes);
+    line("SELECT count(*) on plain leads with an index per facet", countTimes);
+
+    const plain = `/category/${category}`;
+    const filtered = `/category/${category}?package=starter&region=CA,NY&seniority=c_level,vp&size=51-200`;
+    await timed(plain);
+    await timed(filtered);
+    const plainTimes: number[] = [];
+    const filteredTimes: number[] = [];
+    for (let i = 0; i < PAGE_RUNS; i += 1) {
+      plainTimes.push((await timed(plain)).first);
+      filteredTimes.push((await timed(filtered)).first);
+    }
+    console.log(
+      `category page TTFB: unfiltered median ${median(plainTimes).toFixed(1)} ms, ` +
+        `with a segment median ${median(filteredTimes).toFixed(1)} ms`,
+    );
+    console.log(`segment p95=${percentile(segmentTimes, 0.95).toFixed(1)}ms`);
+    console.log(`ratio segment_vs_count=${(median(segmentTimes) / median(countTimes)).toFixed(2)}`);
+    console.log(
+      `ratio segment_p95_vs_count_p95=${(percentile(segmentTimes, 0.95) / percentile(countTimes, 0.95)).toFixed(2)}`,
+    );
+    console.log(
+      `ratio page_segment_vs_unfiltered=${(median(filteredTimes) / median(plainTimes)).toFixed(2)}`,
+    );
+  } finally {
+    await server.stop();
+    await pool.end();
+    await database.drop();
+  }
+}
+
+await main();
