@@ -549,6 +549,7 @@ describe("limits", () => {
     const invoiceId = Number(await invoiceOf(victim.paymentId));
     const paid = standin.pay(String(invoiceId), { status: "finished" });
     const before = standin.paymentLookups();
+    const started = Date.now();
     // An attacker with many addresses walks the ids around a real invoice and payment.
     const ids = Array.from({ length: 500 }, (_, i) => [
       invoiceId + (i + 1) * 7,
@@ -560,7 +561,9 @@ describe("limits", () => {
       statuses.push(...(await Promise.all(batch)));
     }
     expect(statuses).toEqual(Array(1000).fill(404));
-    expect(standin.paymentLookups() - before).toBeLessThanOrEqual(60);
+    // 60 in any minute: a loaded machine may take more than one minute over the 1,000.
+    const minutes = Math.ceil((Date.now() - started) / 60_000);
+    expect(standin.paymentLookups() - before).toBeLessThanOrEqual(60 * minutes);
   }, 120_000);
 
   it("limits order creation per address and reuses a browser's open checkout", async () => {
