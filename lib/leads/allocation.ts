@@ -3,10 +3,11 @@ import type { Location } from "@/lib/categories/location";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { SELLABLE_SQL } from "@/lib/leads/sellable";
 
-// Which leads an order may be given (docs/product-rules.md, "Delivery", "Location" and
-// "Replacement claims"): sellable leads (lib/leads/sellable.ts) of the order's category and
-// country, most recently verified first. freshLeadsQuery is the one query behind a first
-// allocation and a replacement: a rule on which leads an order may get belongs there.
+// Which leads an order may be given (docs/product-rules.md, "Delivery", "Location", "Replacement
+// claims" and "Fair allocation"): sellable leads (lib/leads/sellable.ts) of the order's category and
+// country, least sold first, then most recently verified, then in a random order stable per order.
+// freshLeadsQuery is the one query behind a first allocation and a replacement: a rule on which
+// leads an order may get belongs there.
 
 export type FreshLeadFilter = {
   categoryId: string;
@@ -16,9 +17,27 @@ export type FreshLeadFilter = {
   notInOrderId?: string;
   /** Addresses the buyer reported as invalid (lower-cased): never given as their replacements. */
   notEmails?: string[];
+  /** The order being served: seeds the random order among equally sold, equally fresh leads. */
+  orderId?: string;
 };
 
-/** `SELECT id, verified_at` of at most `limit` sellable leads, best first, to embed in a statement. */
+/** How freshLeadsQuery's rows rank, best first: for positions in an order. */
+export const FRESH_ORDER = Prisma.sql`sold, verified_at DESC, shuffle`;
+
+/** Allocates an order's leads once, at its first payment: positions in FRESH_ORDER. */
+export function allocationInsert(orderId: string, filter: FreshLeadFilter, limit: number): Prisma.Sql {
+  return Prisma.sql`INSERT INTO order_leads (order_id, position, lead_id)
+    SELECT ${orderId}::uuid, row_number() OVER (ORDER BY ${FRESH_ORDER}), id
+      FROM (${freshLeadsQuery({ ...filter, orderId }, limit)}) AS chosen`;
+}
+
+/**
+ * `SELECT id, sold, verified_at, shuffle` of at most `limit` sellable leads to embed in a statement
+ * (rank them with FRESH_ORDER). Unsold leads come first, read in the category's index order (most
+ * recently verified first, the stable random order sorted only within one verified_at) and never
+ * looked at again once `limit` are found; the category's sold leads are read (from the narrow
+ * lead_sales) only when the unsold ones cannot fill it.
+ */
 export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.Sql {
   const where = [
     Prisma.sql`category_id = ${filter.categoryId}::uuid`,
@@ -33,6 +52,20 @@ export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.
     );
   }
   if (filter.notEmails?.length) where.push(Prisma.sql`email <> ALL(${filter.notEmails}::text[])`);
-  return Prisma.sql`SELECT id, verified_at FROM leads WHERE ${Prisma.join(where, " AND ")}
-    ORDER BY verified_at DESC, id LIMIT ${limit}::int`;
+  const conditions = Prisma.join(where, " AND ");
+  const shuffle = filter.orderId
+    ? Prisma.sql`hashint8extended(id, hashtextextended(${filter.orderId}, 0))`
+    : Prisma.sql`id`;
+  return Prisma.sql`SELECT id, sold, verified_at, shuffle FROM (
+    (SELECT id, 0 AS sold, verified_at, ${shuffle} AS shuffle FROM leads
+      WHERE ${conditions} AND NOT EXISTS (SELECT 1 FROM lead_sales
+        WHERE lead_sales.category_id = ${filter.categoryId}::uuid AND lead_id = leads.id)
+      ORDER BY verified_at DESC, shuffle LIMIT ${limit}::int)
+    UNION ALL
+    (SELECT id, sold, verified_at, ${shuffle} AS shuffle
+      FROM leads JOIN (SELECT lead_id AS sold_lead_id, sold FROM lead_sales
+                        WHERE lead_sales.category_id = ${filter.categoryId}::uuid) sales ON sold_lead_id = id
+      WHERE ${conditions}
+      ORDER BY sold, verified_at DESC, shuffle LIMIT ${limit}::int)
+  ) AS ranked LIMIT ${limit}::int`;
 }

@@ -5,7 +5,7 @@ import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import type { Location } from "@/lib/categories/location";
-import { freshLeadsQuery } from "@/lib/leads/allocation";
+import { FRESH_ORDER, freshLeadsQuery } from "@/lib/leads/allocation";
 import type { Mail } from "@/lib/mail";
 import { queueMail } from "@/lib/mail/outbox";
 import { findByKey } from "@/lib/orders/access";
@@ -132,7 +132,8 @@ export async function claimReplacement(
     });
 
     const fresh = await tx.$queryRaw<{ id: bigint }[]>`
-      SELECT id FROM (${freshLeadsQuery({ categoryId: order.category_id, country: order.location, notInOrderId: order.id, notEmails: reported }, counted)}) AS fresh`;
+      SELECT id FROM (${freshLeadsQuery({ categoryId: order.category_id, country: order.location, notInOrderId: order.id, notEmails: reported, orderId: order.id }, counted)}) AS fresh
+       ORDER BY ${FRESH_ORDER}`;
     const positions = delivered.slice(0, fresh.length).map((row) => row.position);
     await tx.$executeRaw`
       UPDATE order_leads ol SET lead_id = swap.lead_id

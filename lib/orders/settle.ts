@@ -1,7 +1,7 @@
 import "server-only";
 import { transaction, type Tx } from "@/lib/db";
 import type { Location } from "@/lib/categories/location";
-import { freshLeadsQuery } from "@/lib/leads/allocation";
+import { allocationInsert } from "@/lib/leads/allocation";
 import { orderViewSelect } from "@/lib/orders/view";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { queueReceipt, queueSaleNotification } from "@/lib/orders/notify";
@@ -51,16 +51,15 @@ export async function recordEvent(tx: Tx, orderId: string, status: string, note 
 
 /**
  * The order's leads, allocated once at its first payment: sellable leads of the order's country,
- * most recently verified first.
+ * least sold first, then most recently verified (lib/leads/allocation.ts).
  */
 async function allocateLeads(
   tx: Tx,
   order: { id: string; categoryId: string; leadCount: number; location: Location },
 ) {
-  return tx.$executeRaw`
-    INSERT INTO order_leads (order_id, position, lead_id)
-    SELECT ${order.id}::uuid, row_number() OVER (ORDER BY verified_at DESC, id), id
-      FROM (${freshLeadsQuery({ categoryId: order.categoryId, country: order.location }, order.leadCount)}) AS chosen`;
+  return tx.$executeRaw(
+    allocationInsert(order.id, { categoryId: order.categoryId, country: order.location }, order.leadCount),
+  );
 }
 
 /**
@@ -84,9 +83,9 @@ async function reportedFields(tx: Tx, orderId: string, payment: ProviderPayment)
 /**
  * Applies what the provider says about a payment of this order, under a row lock so concurrent
  * callbacks and status checks serialise. Monotonic: a paid order never changes back, and an unpaid
- * one never moves to an earlier status. The first confirmation allocates the order's leads (most
- * recently verified first), opens its download window and queues the admin's notification and the
- * buyer's receipt in the same transaction, so the mails exist exactly when the sale does.
+ * one never moves to an earlier status. The first confirmation allocates the order's leads (least
+ * sold first), opens its download window and queues the admin's notification and the buyer's
+ * receipt in the same transaction, so the mails exist exactly when the sale does.
  * The caller has checked that `payment.orderId` is this order.
  */
 export async function applyPayment(orderId: string, payment: ProviderPayment): Promise<void> {
