@@ -40,13 +40,15 @@ function watchConnections(target: Pool, label: string): void {
 /**
  * Connections for COPY streams that last as long as a client takes to read a download. Apart from
  * pool() so that slow readers wait for each other, never starve the pages and the API; idle ones
- * are closed soon, a burst of downloads is rare.
+ * are closed soon, a burst of downloads is rare. A connection is waited for a few seconds at most
+ * (lib/leads/download.ts answers 503 then).
  */
 export function copyPool(): Pool {
   if (!globalForDb.copyPool) {
     globalForDb.copyPool = new Pool({
       connectionString: databaseUrl(),
       max: 10,
+      connectionTimeoutMillis: 3000,
       idleTimeoutMillis: 5000,
       allowExitOnIdle: true,
     });

@@ -30,6 +30,8 @@ const schema = z.object({
   ORDER_CREATE_LIMIT: z.coerce.number().int().min(0).default(10),
   // Provider lookups a minute, in all, of payment ids we have not stored (0 = none).
   PROVIDER_LOOKUP_LIMIT: z.coerce.number().int().min(0).default(60),
+  // How long a download may wait for its reader to take the next piece before it is dropped.
+  DOWNLOAD_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   // Where `npm start` keeps the embedded database when DATABASE_URL is unset.
   LEADMARKET_DATA_DIR: z.string().min(1).default(".data"),
   // Resolvers for the mail-domain checks (`host:port,...`); unset: the system's.

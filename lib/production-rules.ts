@@ -14,11 +14,11 @@ export type ProductionSettings = {
 /** Why a production start must be refused, or null when it may go ahead. Blank values count as unset. */
 export function productionRefusal(settings: ProductionSettings): string | null {
   if (!settings.APP_SECRET) {
-    return "APP_SECRET is required in production (at least 32 characters). Generate one with: openssl rand -hex 32";
+    return "APP_SECRET is required in production: set it to at least 32 random characters, e.g. APP_SECRET=$(openssl rand -hex 32)";
   }
   // Payment return links, mails and the sitemap would otherwise point at localhost.
   if (!settings.PUBLIC_BASE_URL) {
-    return "PUBLIC_BASE_URL is required in production (the site's absolute URL, e.g. https://leads.example.com)";
+    return "PUBLIC_BASE_URL is required in production: set it to the site's absolute URL, e.g. PUBLIC_BASE_URL=https://leads.example.com";
   }
   // The test payment page marks any order as paid: one forgotten variable would give leads away.
   if (settings.PAYMENTS_TEST_MODE === "1" && settings.ALLOW_TEST_PAYMENTS_IN_PRODUCTION !== "1") {

@@ -5,8 +5,11 @@
 //                                                   same rows through pg-copy-streams;
 //   10 simultaneous CSV downloads                vs 10 simultaneous such COPYs;
 //   XLSX                                         vs the CSV download of the same order.
-// Also the server's memory (RSS) growth during one download and during 10 at once. Ends with one
-// line per figure, `ratio NAME=VALUE` (product time / baseline time: lower is better, 1.0 parity).
+// Also the server's memory (RSS) growth during one download and during 10 at once, and the stalled
+// reader case: one buyer opens 10 downloads of one order and reads none (2 are taken, 8 refused),
+// and another buyer's download meanwhile is timed against the plain CSV download. The 10 at once
+// are 10 buyers (2 per order, as the per-order limit allows), named in X-Forwarded-For. Ends with
+// one line per figure, `ratio NAME=VALUE` (product time / baseline time: lower is better, 1.0 parity).
 // Each category holds USA and UK leads half and half, and the order is for BENCH_LOCATION (UK), so
 // allocation and every download read one country's leads among both.
 // Needs a build: `npm run build` (or NEXT_DIST_DIR). Knobs: BENCH_LEADS (1,000,000), BENCH_RUNS (7),
@@ -14,6 +17,7 @@
 // Targets: csv <= 1.5, csv10 <= 2.5, xlsx <= 2, growth for 10 at once < 50 MB.
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
+import { connect, type Socket } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { Pool } from "pg";
 import { to as copyTo } from "pg-copy-streams";
@@ -120,10 +124,10 @@ type Download = { ms: number; bytes: number; lines: number; status: number };
  * collects the bytes while the clock runs; decompressing and counting lines happen afterwards, so
  * the figure is the server's, not the client's. `gzip` asks as a browser does.
  */
-function timedDownload(url: string, gzip = false): Promise<Download> {
+function timedDownload(url: string, gzip = false, address = "10.0.0.1"): Promise<Download> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const headers = { "accept-encoding": gzip ? "gzip" : "identity" };
+    const headers = { "accept-encoding": gzip ? "gzip" : "identity", "x-forwarded-for": address };
     const request = http.get(url, { headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -191,6 +195,43 @@ function check(label: string, result: Download, lines: number): void {
   }
 }
 
+/** A premium order for BENCH_LOCATION, bought and paid through the test payment page; its key. */
+async function paidPremiumOrder(categoryId: string): Promise<string> {
+  const created = (await (
+    await fetch(`${base}/api/payment/create`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ categoryId, packageType: "premium", location: LOCATION }),
+    })
+  ).json()) as { paymentId: string; invoiceUrl: string };
+  const invoiceId = new URL(created.invoiceUrl).pathname.split("/").at(-1)!;
+  const paid = await fetch(`${base}/api/payment/test/${invoiceId}`, {
+    method: "POST",
+    body: new URLSearchParams({ action: "pay" }),
+    redirect: "manual",
+  });
+  const npId = new URL(paid.headers.get("location")!).searchParams.get("NP_id")!;
+  const answer = (await (
+    await fetch(`${base}/api/payment/status/${created.paymentId}?NP_id=${npId}`)
+  ).json()) as { paid: boolean };
+  if (!answer.paid) throw new Error("The benchmark order was not paid");
+  return created.paymentId;
+}
+
+/** A download over a raw socket whose answer is never read past its first piece. */
+function stalledDownload(path: string): { socket: Socket; status: Promise<number> } {
+  const socket = connect(port, "127.0.0.1");
+  socket.on("error", () => undefined);
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: 10.0.3.1\r\n\r\n`);
+  const status = new Promise<number>((resolve) =>
+    socket.once("data", (chunk: Buffer) => {
+      socket.pause();
+      resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(chunk.toString("latin1"))?.[1]));
+    }),
+  );
+  return { socket, status };
+}
+
 /** Measures everything; returns the `ratio NAME=VALUE` lines, printed last. */
 async function main(): Promise<string[]> {
   console.log(`Creating the benchmark database (${TOTAL_LEADS.toLocaleString("en-US")} leads)…`);
@@ -207,30 +248,17 @@ async function main(): Promise<string[]> {
         PAYMENTS_TEST_MODE: "1",
         ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1",
         SMTP_URL: "",
+        ORDER_CREATE_LIMIT: "0",
+        // The benchmark acts as one proxy and names each buyer in X-Forwarded-For.
+        TRUST_PROXY_HOPS: "1",
       },
       stdout: "ignore",
     });
 
-    // A premium order, bought and paid through the test provider exactly as a buyer would.
-    const created = (await (
-      await fetch(`${base}/api/payment/create`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ categoryId, packageType: "premium", location: LOCATION }),
-      })
-    ).json()) as { paymentId: string; invoiceUrl: string };
-    const key = created.paymentId;
-    const invoiceId = new URL(created.invoiceUrl).pathname.split("/").at(-1)!;
-    const paid = await fetch(`${base}/api/payment/test/${invoiceId}`, {
-      method: "POST",
-      body: new URLSearchParams({ action: "pay" }),
-      redirect: "manual",
-    });
-    const npId = new URL(paid.headers.get("location")!).searchParams.get("NP_id")!;
-    const answer = (await (await fetch(`${base}/api/payment/status/${key}?NP_id=${npId}`)).json()) as {
-      paid: boolean;
-    };
-    if (!answer.paid) throw new Error("The benchmark order was not paid");
+    // Premium orders, bought and paid through the test provider exactly as a buyer would.
+    const keys: string[] = [];
+    for (let index = 0; index < 6; index++) keys.push(await paidPremiumOrder(categoryId));
+    const key = keys[0];
     const { rows: orders } = await pool.query<{ id: string }>(
       "SELECT id FROM orders WHERE download_key = $1",
       [key],
@@ -301,7 +329,13 @@ async function main(): Promise<string[]> {
     for (let i = 0; i < Math.max(3, Math.ceil(RUNS / 2)); i++) {
       const before = serverRss();
       const started = performance.now();
-      const downloads = await sampled(serverRss, () => ten(() => timedDownload(csvUrl)));
+      let buyer = 0;
+      const downloads = await sampled(serverRss, () =>
+        ten(() => {
+          buyer += 1;
+          return timedDownload(`${base}/api/leads/download/${keys[buyer % 5]}`, false, `10.0.1.${buyer}`);
+        }),
+      );
       csv10.push(performance.now() - started);
       downloads.result.forEach((result) => check("CSV x10", result, lines));
       growth10 = Math.max(growth10, downloads.peak - before);
@@ -314,6 +348,23 @@ async function main(): Promise<string[]> {
     console.log(`  COPY ... CSV:   ${spread(copy10)}`);
     console.log(`  server memory growth during 10 at once: at most ${mb(growth10)}`);
 
+    // One buyer stalls 10 downloads of one order; another buyer's downloads meanwhile.
+    const stalled = Array.from({ length: 10 }, () => stalledDownload(`/api/leads/download/${keys[0]}`));
+    const statuses = await Promise.all(stalled.map((download) => download.status));
+    const beside: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const result = await timedDownload(`${base}/api/leads/download/${keys[5]}`, false, "10.0.2.1");
+      check("CSV beside 10 stalled", result, lines);
+      beside.push(result.ms);
+    }
+    for (const download of stalled) download.socket.destroy();
+    const count = (status: number) => statuses.filter((value) => value === status).length;
+    console.log("\nOne buyer opens 10 downloads of one order and reads none:");
+    console.log(
+      `  their answers: ${count(200)} x 200 (held), ${count(429)} x 429, ${10 - count(200) - count(429)} other`,
+    );
+    console.log(`  another buyer's CSV download meanwhile: ${spread(beside)}`);
+
     const ratio = (product: number[], baseline: number[]) => (median(product) / median(baseline)).toFixed(2);
     console.log(
       `\nTargets: growth for 10 at once < 50 MB ${growth10 < 50 * 1024 * 1024 ? "met" : "MISSED"}` +
@@ -324,6 +375,7 @@ async function main(): Promise<string[]> {
       `ratio csv_gzip_vs_copy=${ratio(gzip, copy)}`,
       `ratio csv10_vs_copy10=${ratio(csv10, copy10)}`,
       `ratio xlsx_vs_csv=${ratio(xlsx, csv)}`,
+      `ratio csv_beside_10_stalled_vs_csv=${ratio(beside, csv)}`,
     ];
   } finally {
     await server?.stop();

@@ -8,7 +8,7 @@ import { Pool } from "pg";
 import { adminEmail, adminLoginBanner } from "@/lib/auth/admin-account";
 import { ensureAdmin } from "@/lib/auth/password";
 import { closeDatabase } from "@/lib/db";
-import { applyDefaults, env, productionProblem, serverEnvironment } from "@/lib/env";
+import { applyDefaults, env, productionProblem, serverEnvironment, type Env } from "@/lib/env";
 import { migrate } from "@/lib/migrate";
 import { seedDemoData } from "../prisma/demo-data";
 import { dataDir, loadSecrets, startEmbeddedDatabase, type EmbeddedDatabase } from "./embedded";
@@ -16,7 +16,14 @@ import { dataDir, loadSecrets, startEmbeddedDatabase, type EmbeddedDatabase } fr
 if (existsSync(".env")) process.loadEnvFile(".env");
 
 const started = Date.now();
-let config = env();
+let config: Env;
+try {
+  config = env();
+} catch (error) {
+  // A configuration the server would refuse: the reason and the fix, without a stack trace.
+  console.error((error as Error).message);
+  process.exit(1);
+}
 const embedded = !config.DATABASE_URL;
 let database: EmbeddedDatabase | undefined;
 // Set when this start generated the first admin password; shown only if it created the account.

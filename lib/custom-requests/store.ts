@@ -1,14 +1,10 @@
 import "server-only";
-import { tooManyRequests } from "@/lib/errors";
 import { transaction } from "@/lib/db";
 import { queueRequestMails } from "@/lib/custom-requests/mail";
 import type { CheckedFile } from "@/lib/custom-requests/files";
-import { assertWithinRateLimit } from "@/lib/custom-requests/rate-limit";
+import { countCustomRequest } from "@/lib/custom-requests/rate-limit";
 import type { CustomRequest } from "@/lib/schemas/custom-request";
 
-// Arbitrary namespace for this module's advisory locks (the two-int form keeps it apart from
-// any single-bigint lock elsewhere).
-const RATE_LIMIT_LOCK = 5_301;
 // Up to the upload limit in attachments is written in one transaction.
 const ATTACHMENTS_TIMEOUT_MS = 60_000;
 
@@ -26,10 +22,8 @@ export type StoredRequest = {
 
 /**
  * Stores a request, its files and its mails in one transaction: either everything is kept or
- * nothing. With a limit, the address's advisory lock serialises its submissions so the count
- * cannot be outrun; it is only tried, never waited for (a waiting transaction would hold a
- * database connection for as long as another upload takes): a second submission from the same
- * address while one is being stored gets 429.
+ * nothing. With a limit, the request is counted last (lib/custom-requests/rate-limit.ts): below the
+ * limit every concurrent submission is stored, past it the whole transaction rolls back with 429.
  */
 export async function storeCustomRequest(
   input: CustomRequest,
@@ -38,17 +32,6 @@ export async function storeCustomRequest(
   limit: number,
 ): Promise<StoredRequest> {
   return transaction(async (tx) => {
-    if (limit > 0) {
-      const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`
-        SELECT pg_try_advisory_xact_lock(${RATE_LIMIT_LOCK}::int, hashtext(${clientIp})) AS locked`;
-      if (!locked) {
-        throw tooManyRequests(
-          "Another request from your address is being stored. Please try again in a moment.",
-          5,
-        );
-      }
-      await assertWithinRateLimit(clientIp, limit, 0, tx);
-    }
     const { id, createdAt } = await tx.customRequest.create({
       data: {
         name: input.name,
@@ -81,6 +64,7 @@ export async function storeCustomRequest(
       attachments: files.map(({ fileName, contentType, size }) => ({ fileName, contentType, size })),
     };
     await queueRequestMails(tx, stored);
+    await countCustomRequest(tx, clientIp, limit);
     return stored;
   }, ATTACHMENTS_TIMEOUT_MS);
 }

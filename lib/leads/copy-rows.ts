@@ -2,7 +2,7 @@ import "server-only";
 import { Transform, type Writable, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { to as copyTo } from "pg-copy-streams";
-import { copyPool } from "@/lib/db";
+import type { PoolClient } from "pg";
 import { columnSql, orderLeadsSql, type DeliveryRow } from "@/lib/leads/delivery";
 import type { Column } from "@/lib/packages";
 
@@ -132,10 +132,12 @@ export abstract class CopyRows extends Transform {
 }
 
 /**
- * Streams the order's leads (the package's columns, in allocation order) through `rows`, into
- * `output` if given (else whoever reads `rows` takes them); a failure destroys `output` or `rows`.
+ * Streams the order's leads (the package's columns, in allocation order) over `client`, a
+ * connection of copyPool() that this releases when done, through `rows`, into `output` if given
+ * (else whoever reads `rows` takes them); a failure destroys `output` or `rows`.
  */
 export async function copyOrderLeads(
+  client: PoolClient,
   orderId: string,
   columns: Column[],
   rows: CopyRows,
@@ -144,13 +146,6 @@ export async function copyOrderLeads(
   const failed = output ?? rows;
   const select = columns.map(({ key }) => columnSql(key)).join(", ");
   let failure: Error | undefined;
-  const client = await copyPool()
-    .connect()
-    .catch((error: Error) => {
-      failed.destroy(error);
-      return null;
-    });
-  if (!client) return;
   try {
     const copy = client.query(copyTo(`COPY (${orderLeadsSql(orderId, select)}) TO STDOUT (FORMAT binary)`));
     // Back-pressure all the way: a slow reader pauses COPY in PostgreSQL, nothing piles up here.

@@ -1,5 +1,6 @@
 import "server-only";
-import { PassThrough, Readable } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
+import type { PoolClient } from "pg";
 import { csvCell, csvHead } from "@/lib/csv";
 import { CopyRows, copyOrderLeads } from "@/lib/leads/copy-rows";
 import type { Column } from "@/lib/packages";
@@ -75,7 +76,8 @@ class CopyCsvLines extends CopyRows {
   }
 }
 
-export function csvStream(orderId: string, columns: Column[]): ReadableStream<Uint8Array> {
+/** The CSV file of the order's leads, read over `client` (see copyOrderLeads). */
+export function csvFile(client: PoolClient, orderId: string, columns: Column[]): Readable {
   const output = new PassThrough();
   output.write(
     csvHead(
@@ -83,6 +85,6 @@ export function csvStream(orderId: string, columns: Column[]): ReadableStream<Ui
       PHONES,
     ),
   );
-  void copyOrderLeads(orderId, columns, new CopyCsvLines(), output);
-  return Readable.toWeb(output) as ReadableStream<Uint8Array>;
+  void copyOrderLeads(client, orderId, columns, new CopyCsvLines(), output);
+  return output;
 }

@@ -1,8 +1,10 @@
 import "server-only";
-import { PassThrough, Readable } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
+import type { PoolClient } from "pg";
 import { CopyRows, copyOrderLeads, decodeRows, encodeRows } from "@/lib/leads/copy-rows";
 import type { DeliveryRow } from "@/lib/leads/delivery";
 import type { Column } from "@/lib/packages";
+import { toWebStream } from "@/lib/leads/web-stream";
 import { drainedOrClosed, ZipWriter } from "@/lib/leads/zip-stream";
 
 // The lead download as Excel: the sheet's XML is written here from COPY's binary rows
@@ -201,14 +203,16 @@ class CopySheetXml extends CopyRows {
 }
 
 /** The workbook around the sheet `sheet` writes, zipped as it goes. */
-function workbookStream(
+function workbook(
   columns: Column[],
   // Writes COPY's output into the sheet; a failure destroys the sheet rather than rejecting.
   fill: (sheet: CopySheetXml) => Promise<void>,
-): ReadableStream<Uint8Array> {
+): Readable {
   const output = new PassThrough();
   const zip = new ZipWriter(output);
   const sheet = new CopySheetXml(columns);
+  // Leaving early (the buyer went away) destroys the sheet, which stops what fills it.
+  output.once("close", () => sheet.destroy());
   void (async () => {
     try {
       zip.addStored("[Content_Types].xml", CONTENT_TYPES);
@@ -216,19 +220,18 @@ function workbookStream(
       zip.addStored("xl/workbook.xml", workbookXml(columnLetter(columns.length - 1)));
       zip.addStored("xl/_rels/workbook.xml.rels", WORKBOOK_RELS);
       zip.addStored("xl/styles.xml", STYLES);
-      // Leaving the sheet early (the buyer went away) destroys it, which stops what fills it.
       await Promise.all([zip.addDeflated("xl/worksheets/sheet1.xml", sheet), fill(sheet)]);
       if (!output.destroyed) zip.finish();
     } catch (error) {
       output.destroy(error as Error);
     }
   })();
-  return Readable.toWeb(output) as ReadableStream<Uint8Array>;
+  return output;
 }
 
-/** The order's leads as an Excel workbook, streamed out of COPY. */
-export function orderXlsxStream(orderId: string, columns: Column[]): ReadableStream<Uint8Array> {
-  return workbookStream(columns, (sheet) => copyOrderLeads(orderId, columns, sheet));
+/** The order's leads as an Excel workbook, streamed out of COPY over `client` (see copyOrderLeads). */
+export function orderXlsxFile(client: PoolClient, orderId: string, columns: Column[]): Readable {
+  return workbook(columns, (sheet) => copyOrderLeads(client, orderId, columns, sheet));
 }
 
 /** Rows given as text as an Excel workbook, through the same writer (encoded as COPY sends them). */
@@ -236,7 +239,7 @@ export function xlsxStream(
   columns: Column[],
   batches: AsyncIterable<DeliveryRow[]>,
 ): ReadableStream<Uint8Array> {
-  return workbookStream(columns, async (sheet) => {
+  const file = workbook(columns, async (sheet) => {
     let first = true;
     try {
       for await (const rows of batches) {
@@ -250,4 +253,5 @@ export function xlsxStream(
       sheet.destroy(error as Error);
     }
   });
+  return toWebStream(file);
 }

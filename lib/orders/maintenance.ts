@@ -1,6 +1,7 @@
 import "server-only";
 import { pruneThrottleEvents } from "@/lib/api/throttle";
 import { pruneLoginAttempts } from "@/lib/auth/login";
+import { pruneCustomRequestCounts } from "@/lib/custom-requests/rate-limit";
 import { db, transaction } from "@/lib/db";
 import { getPaymentProvider } from "@/lib/payments";
 import { expirePrivacyRequests } from "@/lib/privacy/requests";
@@ -72,6 +73,7 @@ export async function runOrderMaintenance(now = new Date()): Promise<void> {
   await reconcilePendingOrders(now);
   await pruneThrottleEvents();
   await pruneLoginAttempts();
+  await pruneCustomRequestCounts();
 }
 
 const INTERVAL_MS = RECHECK_MINUTES * 60 * 1000;

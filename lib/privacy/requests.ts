@@ -130,6 +130,18 @@ async function heldLeads(tx: Tx, email: string): Promise<HeldLead[]> {
   });
 }
 
+// What may stand right before an address without being part of it (anything but a local part's
+// characters); after it, anything but a domain's (a dot only when no domain label follows).
+const NOT_LOCAL = "[^a-z0-9.!#$%&'*+/=?^_`{|}~-]";
+const NOT_DOMAIN = "([^a-z0-9.-]|\\.([^a-z0-9-]|$)|$)";
+
+/** A PostgreSQL regular expression matching `email` (normalised) as a whole address in a text. */
+function addressPattern(email: string): string {
+  // Every ASCII punctuation mark escaped, so the address is matched literally.
+  const literal = email.replace(/[!-/:-?[-`{-~]/g, "\\$&");
+  return `(^|${NOT_LOCAL})${literal}${NOT_DOMAIN}`;
+}
+
 /**
  * Erases a person: their leads in every category (and those leads' rows in sold orders, so later
  * downloads no longer hold them), category counts, their address wherever else it was kept (the
@@ -158,13 +170,17 @@ async function erasePerson(tx: Tx, email: string): Promise<void> {
     });
   }
   await tx.suppressedEmail.createMany({ data: [{ emailHash: hash }], skipDuplicates: true });
-  // Any mail to or about the person keeps its subject only; one not yet sent never will be.
+  // Any mail to or about the person keeps its subject only; one not yet sent never will be. A
+  // mail is about them when one of its texts holds the whole address: a longer one that contains
+  // it (jimbob@x, bob@x.com for bob@x) is someone else's.
   await tx.$executeRaw`
     UPDATE mail_outbox
        SET recipient = ${masked},
            mail = jsonb_build_object('to', ${masked}::text, 'subject', mail->>'subject', 'text', ''),
            status = CASE WHEN status = 'pending' THEN 'erased' ELSE status END, last_error = NULL
-     WHERE recipient = ${email} OR strpos(lower(mail::text), ${email}) > 0`;
+     WHERE recipient = ${email}
+        OR EXISTS (SELECT FROM jsonb_path_query(mail, 'strict $.**') AS value
+                    WHERE jsonb_typeof(value) = 'string' AND lower(value #>> '{}') ~ ${addressPattern(email)})`;
   // Buyer emails are stored normalised at checkout (as find-my-orders reads them), so the index
   // serves; custom requests keep the address as typed.
   await tx.order.updateMany({ where: { buyerEmail: email }, data: { buyerEmail: null } });

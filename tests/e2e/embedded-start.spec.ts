@@ -1,7 +1,11 @@
 // The README's quick start without DATABASE_URL: an embedded PostgreSQL, demo data on the first
-// start only, data kept across restarts, the first password shown once, and the reset command.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+// start only, data kept across restarts, the first password shown once, and the reset command; as
+// root, also from a checkout the `postgres` user cannot read (a clone under root's home folder).
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import { chmod, mkdtemp, realpath, rm } from "node:fs/promises";
+import { userInfo } from "node:os";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
 
 const port = String(Number(process.env.E2E_PORT) + 1);
@@ -14,16 +18,26 @@ test.beforeAll(async () => {
   await chmod(dataDir, 0o755);
 });
 
+/** Where a root start keeps the cluster and the binaries' copy for a data folder (scripts/embedded.ts). */
+async function rootHome(folder: string): Promise<string> {
+  const id = createHash("sha256")
+    .update(await realpath(folder))
+    .digest("hex")
+    .slice(0, 16);
+  return `/var/lib/leadmarket/${id}`;
+}
+
 test.afterAll(async () => {
+  if (userInfo().uid === 0) await rm(await rootHome(dataDir), { recursive: true, force: true });
   await rm(dataDir, { recursive: true, force: true });
 });
 
 /** The environment of a fresh checkout: embedded database, nothing configured. */
-function cleanEnv(): NodeJS.ProcessEnv {
+function cleanEnv(data = dataDir): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: port,
-    LEADMARKET_DATA_DIR: dataDir,
+    LEADMARKET_DATA_DIR: data,
   };
   for (const name of [
     "DATABASE_URL",
@@ -38,12 +52,14 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-async function start(): Promise<{ server: ChildProcess; output: () => string }> {
+async function start(
+  options: { cwd?: string; data?: string } = {},
+): Promise<{ server: ChildProcess; output: () => string }> {
   // As `npm start` runs it: one process, so a signal reaches the script itself.
   const server = spawn(
     process.execPath,
     ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"],
-    { env: cleanEnv() },
+    { env: cleanEnv(options.data), cwd: options.cwd },
   );
   let log = "";
   server.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));
@@ -73,6 +89,8 @@ test("embedded start seeds once, keeps data and stops cleanly", async () => {
   expect(categories.length).toBeGreaterThanOrEqual(8);
   expect(Math.max(...categories.map((category) => category.count))).toBeGreaterThanOrEqual(25_000);
   expect(first.output()).toContain("Seeded");
+  // As root, the cluster lives where the `postgres` user owns it, outside the checkout.
+  if (userInfo().uid === 0) expect(first.output()).toContain(`cluster in ${await rootHome(dataDir)}/pg`);
   const generated = first.output().match(/Admin login at \/admin\/login: admin@example\.com \/ (\S+)/)?.[1];
   expect(generated).toBeTruthy();
   await stop(first.server);
@@ -110,4 +128,30 @@ test("embedded start seeds once, keeps data and stops cleanly", async () => {
   await stop(second.server);
   // The last lines may still be in the pipe when the process exits.
   await expect.poll(() => second.output()).toContain("Stopping LeadMarket");
+});
+
+test("as root, starts from a checkout the postgres user cannot read", async () => {
+  test.skip(userInfo().uid !== 0, "only root runs PostgreSQL as another user");
+  test.setTimeout(180_000);
+  // A clone under a folder only root may enter, as under /root: this checkout's files, hard-linked.
+  const home = await mkdtemp("/tmp/leadmarket-root-home-");
+  await chmod(home, 0o700);
+  const checkout = path.join(home, "checkout");
+  const data = path.join(checkout, ".data-test");
+  try {
+    execFileSync("cp", ["-al", process.cwd(), checkout]);
+    await rm(data, { recursive: true, force: true });
+    const readable = spawnSync("su", ["postgres", "-s", "/bin/sh", "-c", `test -r ${checkout}/package.json`]);
+    expect(readable.status).not.toBe(0);
+
+    const started = await start({ cwd: checkout, data });
+    const categories = (await (await fetch(`${url}/api/categories`)).json()) as unknown[];
+    expect(categories.length).toBeGreaterThanOrEqual(8);
+    expect(started.output()).toContain(`cluster in ${await rootHome(data)}/pg`);
+    expect(started.output()).not.toMatch(/EACCES|\n\s+at /);
+    await stop(started.server);
+  } finally {
+    await rm(await rootHome(data).catch(() => "/nonexistent"), { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
+  }
 });

@@ -8,7 +8,12 @@ import { fromAddress } from "../support/client";
 import { call, callJson } from "../support/routes";
 
 const database = await createTestDatabase("leadmarket_dl");
-Object.assign(process.env, { DATABASE_URL: database.url, PAYMENTS_TEST_MODE: "1" });
+// A reader idle for 2 s is dropped (30 s by default), so the test need not wait long.
+Object.assign(process.env, {
+  DATABASE_URL: database.url,
+  PAYMENTS_TEST_MODE: "1",
+  DOWNLOAD_IDLE_SECONDS: "2",
+});
 delete process.env.NOWPAYMENTS_API_KEY;
 
 const { POST: create } = await import("@/app/api/payment/create/route");
@@ -278,6 +283,65 @@ describe("GET /api/leads/download/{paymentId}", () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(again.bytes as unknown as ArrayBuffer);
     expect(workbook.getWorksheet("Leads")!.rowCount).toBeGreaterThan(1);
+  });
+
+  it("takes 2 downloads in flight per order and 4 per address, then 429 with Retry-After", async () => {
+    const [a, b, c] = [
+      await buyAndPay(big, "premium"),
+      await buyAndPay(big, "premium"),
+      await buyAndPay(big, "premium"),
+    ];
+    const open = (key: string, address: string) =>
+      call(download, `/api/leads/download/${key}`, { params: { id: key }, headers: fromAddress(address) });
+    const held = [await open(a.key, "10.3.0.1"), await open(a.key, "10.3.0.2")];
+    const third = await open(a.key, "10.3.0.3");
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await third.json()) as { message: string }).message).toMatch(/already being downloaded 2 times/);
+    // 10.3.0.1 holds one of a's; three more of other orders make four, a fifth is refused.
+    held.push(await open(b.key, "10.3.0.1"), await open(b.key, "10.3.0.1"), await open(c.key, "10.3.0.1"));
+    expect(held.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
+    const fifth = await open(c.key, "10.3.0.1");
+    expect(fifth.status).toBe(429);
+    expect(((await fifth.json()) as { message: string }).message).toMatch(/4 downloads in progress/);
+    // A download read to its end or abandoned frees its place.
+    await held[0].body!.cancel();
+    await held[1].arrayBuffer();
+    const again = await open(a.key, "10.3.0.3");
+    expect(again.status).toBe(200);
+    for (const response of [again, ...held.slice(2)]) await response.body!.cancel();
+  });
+
+  it("drops a reader that takes nothing for DOWNLOAD_IDLE_SECONDS: connection and places released", async () => {
+    const { key } = await buyAndPay(big, "premium");
+    const open = () =>
+      call(download, `/api/leads/download/${key}`, { params: { id: key }, headers: fromAddress("10.3.1.1") });
+    const stalled = [await open(), await open()];
+    expect(stalled.map((response) => response.status)).toEqual([200, 200]);
+    expect((await open()).status).toBe(429);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // The bodies end in error rather than looking complete.
+    for (const response of stalled)
+      await expect(response.arrayBuffer()).rejects.toThrow(/took nothing for 2 s/);
+    const whole = await open();
+    expect(whole.status).toBe(200);
+    expect(parseCsv(Buffer.from(await whole.arrayBuffer()).toString("utf8"))).toHaveLength(20_001);
+    expect(copyPool().totalCount - copyPool().idleCount).toBe(0);
+  });
+
+  it("waits a few seconds for a COPY connection, then answers 503 with Retry-After", async () => {
+    const { key } = await buyAndPay(small, "starter");
+    const taken = await Promise.all(Array.from({ length: 10 }, () => copyPool().connect()));
+    try {
+      const started = Date.now();
+      const busy = await call(download, `/api/leads/download/${key}`, { params: { id: key } });
+      expect(busy.status).toBe(503);
+      expect(Number(busy.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(Date.now() - started).toBeLessThan(6_000);
+    } finally {
+      for (const client of taken) client.release();
+    }
+    expect((await fetchFile(key)).response.status).toBe(200);
   });
 
   it("never serves one order's leads through another order's id", async () => {

@@ -230,6 +230,37 @@ describe("erasure", () => {
     expect(JSON.stringify(list.body).toLowerCase()).not.toContain(EMAIL);
   });
 
+  it("blanks only mail to or naming the whole address, never a longer one that contains it", async () => {
+    const { queueMail } = await import("@/lib/mail/outbox");
+    const subject = `Neighbours ${Date.now()}`;
+    const neighbours = ["jimbob@shop.co", "bob@shop.com", "bob@shop.co.uk", "bob@shop.co-op.org"];
+    for (const to of neighbours) {
+      await queueMail({ to, subject, text: `Hello ${to}, write to jimbob@shop.co or bob@shop.com.` });
+    }
+    // The address as a token in the body: at a line's start, in angle brackets, before a full stop.
+    await queueMail({ to: "ops@shop.test", subject, text: "From: Bob <bob@shop.co>\nbob@shop.co." });
+    await queueMail({ to: "Bob@Shop.co", subject, text: "Your request" });
+
+    expect((await ask("bob@shop.co", "erasure")).status).toBe(202);
+    expect(
+      (await confirm(await confirmationToken("bob@shop.co", "Confirm your erasure request"))).body,
+    ).toMatchObject({
+      state: "completed",
+    });
+
+    const rows = await db().mailOutbox.findMany({
+      where: { mail: { path: ["subject"], equals: subject } },
+      orderBy: { id: "asc" },
+      select: { recipient: true, mail: true },
+    });
+    const texts = rows.map((row) => [row.recipient, (row.mail as { text: string }).text]);
+    expect(texts).toEqual([
+      ...neighbours.map((to) => [to, `Hello ${to}, write to jimbob@shop.co or bob@shop.com.`]),
+      ["b***@s***.co", ""],
+      ["b***@s***.co", ""],
+    ]);
+  });
+
   it("refuses an expired or forged link with a clear message", async () => {
     expect((await ask("late@example.com", "erasure")).status).toBe(202);
     const request = await db().privacyRequest.findFirstOrThrow({

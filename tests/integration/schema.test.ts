@@ -157,6 +157,15 @@ describe("schema and migrations", () => {
     });
     expect(Buffer.from(attachment.data).toString()).toBe("%PDF");
 
+    const hour = new Date("2026-11-01T10:00:00.000Z");
+    await prisma.customRequestCount.create({ data: { clientIp: "192.0.2.1", hour, count: 2 } });
+    expect(
+      await prisma.customRequestCount.findUniqueOrThrow({
+        where: { clientIp_hour: { clientIp: "192.0.2.1", hour } },
+      }),
+    ).toEqual({ clientIp: "192.0.2.1", hour, count: 2 });
+    await prisma.customRequestCount.delete({ where: { clientIp_hour: { clientIp: "192.0.2.1", hour } } });
+
     const attempt = await prisma.loginAttempt.create({
       data: { email: "a@b.c", ip: "::1", success: false, device: "d1", throttled: true },
     });
@@ -222,12 +231,14 @@ describe("schema and migrations", () => {
         "orders unique download_key",
         "orders unique invoice_id",
         "orders unique provider_payment_id",
-        // Sliding-window limits count recent rows per key (lib/api/throttle.ts, lib/auth/login.ts,
-        // lib/custom-requests/rate-limit.ts).
+        // Sliding-window limits count recent rows per key (lib/api/throttle.ts, lib/auth/login.ts).
         "throttle_events bucket, created_at",
         "login_attempts email, created_at",
         "login_attempts ip, created_at",
-        "custom_requests client_ip, created_at",
+        // The custom requests' hourly counter: its upsert's conflict target, and the prune by hour
+        // (lib/custom-requests/rate-limit.ts).
+        "custom_request_counts unique client_ip, hour",
+        "custom_request_counts hour",
         // The outbox worker claims due rows by status and time (lib/mail/outbox.ts).
         "mail_outbox status, next_attempt_at",
       ]),

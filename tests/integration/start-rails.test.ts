@@ -39,6 +39,30 @@ describe("production start rails", () => {
     expect(output).not.toMatch(/ECONNREFUSED/);
   });
 
+  it.each([
+    [
+      "APP_SECRET",
+      { APP_SECRET: "" },
+      /^APP_SECRET is required in production: set it to .*openssl rand -hex 32\)$/,
+    ],
+    [
+      "PUBLIC_BASE_URL",
+      { PUBLIC_BASE_URL: "" },
+      /^PUBLIC_BASE_URL is required in production: set it to .*https:\/\//,
+    ],
+  ])(
+    "says why and how to fix it in one line without %s, with or without NODE_ENV",
+    (_label, overrides, line) => {
+      for (const nodeEnv of ["production", ""]) {
+        const { status, output } = start({ ...overrides, NODE_ENV: nodeEnv });
+        expect(status).toBe(1);
+        // No stack trace, no source excerpt: only the one line.
+        expect(output.trim()).toMatch(line);
+        expect(output.trim().split("\n")).toHaveLength(1);
+      }
+    },
+  );
+
   it("gets past the rails with test payments allowed explicitly (and then needs its database)", () => {
     const { status, output } = start({ PAYMENTS_TEST_MODE: "1", ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1" });
     expect(status).toBe(1);

@@ -14,6 +14,8 @@ export type AppServerOptions = {
   stdout?: "inherit" | "ignore";
   /** A path that answers 200 once the app serves; /api/health also needs a reachable database. */
   readyPath?: string;
+  /** Gets everything the server writes, stdout and stderr (which still reaches this process's). */
+  onOutput?: (text: string) => void;
 };
 
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
@@ -27,8 +29,20 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       PUBLIC_BASE_URL: url,
       ...options.env,
     },
-    stdio: ["ignore", options.stdout ?? "inherit", "inherit"],
+    stdio: [
+      "ignore",
+      options.onOutput ? "pipe" : (options.stdout ?? "inherit"),
+      options.onOutput ? "pipe" : "inherit",
+    ],
   });
+  if (options.onOutput) {
+    const onOutput = options.onOutput;
+    child.stdout?.on("data", (chunk: Buffer) => onOutput(chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => {
+      onOutput(chunk.toString());
+      process.stderr.write(chunk);
+    });
+  }
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill("SIGTERM");

@@ -1,9 +1,7 @@
 import { attachmentHeaders, CONTENT_TYPES, CSV_TYPE } from "@/lib/api/attachment";
 import { clientAddress } from "@/lib/api/client-address";
 import { route } from "@/lib/api/handler";
-import { PACKAGE_COLUMNS } from "@/lib/packages";
-import { csvStream } from "@/lib/leads/export-csv";
-import { orderXlsxStream } from "@/lib/leads/export-xlsx";
+import { openDownload } from "@/lib/leads/download";
 import { orderForDownload } from "@/lib/orders/access";
 import { downloadQuery, paymentIdParams } from "@/lib/schemas/payment";
 
@@ -13,11 +11,10 @@ export const dynamic = "force-dynamic";
 export const GET = route(
   { params: paymentIdParams, query: downloadQuery },
   async ({ params, query, request }) => {
-    const order = await orderForDownload(params.id, { clientIp: clientAddress(request.headers) });
-    const columns = PACKAGE_COLUMNS[order.packageType];
-    const xlsx = query.format === "xlsx";
-    const stream = xlsx ? orderXlsxStream(order.id, columns) : csvStream(order.id, columns);
-    const type = xlsx ? CONTENT_TYPES.xlsx : CSV_TYPE;
+    const clientIp = clientAddress(request.headers);
+    const order = await orderForDownload(params.id, { clientIp });
+    const stream = await openDownload(order, query.format, clientIp);
+    const type = query.format === "xlsx" ? CONTENT_TYPES.xlsx : CSV_TYPE;
     return new Response(stream, {
       headers: {
         ...attachmentHeaders(`leads-${params.id}.${query.format}`, type),
