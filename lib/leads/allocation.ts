@@ -1,5 +1,6 @@
 import "server-only";
 import type { Location } from "@/lib/categories/location";
+import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { SELLABLE_SQL } from "@/lib/leads/sellable";
 
@@ -19,10 +20,51 @@ export type FreshLeadFilter = {
   notEmails?: string[];
   /** The order being served: seeds the random order among equally sold, equally fresh leads. */
   orderId?: string;
+  /** Leads the buyer's email bought before (boughtBefore()): never delivered to it again. */
+  notIds?: bigint[];
 };
+
+/**
+ * The sellable leads of the category and country whose email a paid order of `buyerEmail`
+ * delivered, in any category: read once, then passed to freshLeadsQuery as `notIds`, which
+ * PostgreSQL hashes. Index walks whatever the statistics say: the buyer's orders and their rows;
+ * a lead of this category is itself (one key probe), one of another category is found by one probe
+ * of this category's (category, email) key (LIMIT 1 keeps it a probe).
+ */
+export async function boughtBefore(
+  filter: Pick<FreshLeadFilter, "categoryId" | "country">,
+  buyerEmail: string,
+  tx: Tx = db(),
+): Promise<bigint[]> {
+  const rows = await tx.$queryRaw<{ id: bigint }[]>`
+    WITH delivered AS (
+      SELECT o.category_id, ol.lead_id FROM orders o JOIN order_leads ol ON ol.order_id = o.id
+       WHERE o.buyer_email = ${buyerEmail} AND o.paid_at IS NOT NULL)
+    SELECT l.id FROM delivered d JOIN leads l ON l.id = d.lead_id
+     WHERE d.category_id = ${filter.categoryId}::uuid
+       AND l.country = ${filter.country}::"Country" AND lead_sellable(l.quarantined_at, l.email_status)
+    UNION
+    SELECT same.id FROM delivered d JOIN leads bought ON bought.id = d.lead_id
+     CROSS JOIN LATERAL (
+       SELECT id FROM leads
+        WHERE category_id = ${filter.categoryId}::uuid AND email = bought.email
+          AND country = ${filter.country}::"Country" AND ${SELLABLE_SQL}
+        LIMIT 1) same
+     WHERE d.category_id <> ${filter.categoryId}::uuid`;
+  return rows.map((row) => row.id);
+}
 
 /** How freshLeadsQuery's rows rank, best first: for positions in an order. */
 export const FRESH_ORDER = Prisma.sql`sold, verified_at DESC, shuffle`;
+
+/**
+ * Run before freshLeadsQuery in its transaction. A long `notIds` list is hashed, but the planner
+ * prices it as compared element by element, so its estimate would call in JIT compilation, which
+ * costs more than the whole allocation.
+ */
+export async function prepareAllocation(tx: Tx): Promise<void> {
+  await tx.$executeRaw`SET LOCAL jit = off`;
+}
 
 /** Allocates an order's leads once, at its first payment: positions in FRESH_ORDER. */
 export function allocationInsert(orderId: string, filter: FreshLeadFilter, limit: number): Prisma.Sql {
@@ -34,9 +76,10 @@ export function allocationInsert(orderId: string, filter: FreshLeadFilter, limit
 /**
  * `SELECT id, sold, verified_at, shuffle` of at most `limit` sellable leads to embed in a statement
  * (rank them with FRESH_ORDER). Unsold leads come first, read in the category's index order (most
- * recently verified first, the stable random order sorted only within one verified_at) and never
- * looked at again once `limit` are found; the category's sold leads are read (from the narrow
- * lead_sales) only when the unsold ones cannot fill it.
+ * recently verified first, the stable random order sorted only within one verified_at), each
+ * checked by one probe of lead_sales' key (a subquery, so no join plan can turn it into a scan of
+ * the category's sales per lead); reading stops once `limit` are found. The category's sold leads
+ * are read (from the narrow lead_sales) only when the unsold ones cannot fill it.
  */
 export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.Sql {
   const where = [
@@ -52,14 +95,16 @@ export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.
     );
   }
   if (filter.notEmails?.length) where.push(Prisma.sql`email <> ALL(${filter.notEmails}::text[])`);
+  // A constant list: hashed once, one probe per lead walked.
+  if (filter.notIds?.length) where.push(Prisma.sql`id <> ALL(${filter.notIds}::bigint[])`);
   const conditions = Prisma.join(where, " AND ");
   const shuffle = filter.orderId
     ? Prisma.sql`hashint8extended(id, hashtextextended(${filter.orderId}, 0))`
     : Prisma.sql`id`;
   return Prisma.sql`SELECT id, sold, verified_at, shuffle FROM (
     (SELECT id, 0 AS sold, verified_at, ${shuffle} AS shuffle FROM leads
-      WHERE ${conditions} AND NOT EXISTS (SELECT 1 FROM lead_sales
-        WHERE lead_sales.category_id = ${filter.categoryId}::uuid AND lead_id = leads.id)
+      WHERE ${conditions} AND (SELECT sold FROM lead_sales
+        WHERE lead_sales.category_id = ${filter.categoryId}::uuid AND lead_id = leads.id) IS NULL
       ORDER BY verified_at DESC, shuffle LIMIT ${limit}::int)
     UNION ALL
     (SELECT id, sold, verified_at, ${shuffle} AS shuffle

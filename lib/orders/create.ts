@@ -4,6 +4,7 @@ import { assertWithinLimit } from "@/lib/api/throttle";
 import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
 import { findCategory } from "@/lib/categories/public";
 import { db } from "@/lib/db";
+import { boughtBefore } from "@/lib/leads/allocation";
 import { env } from "@/lib/env";
 import type { Caller } from "@/lib/orders/limits";
 import { returnUrlFor } from "@/lib/orders/links";
@@ -14,6 +15,8 @@ import type { CreatePaymentAnswer } from "@/lib/schemas/payment";
 // Creating an order: the order row first, then the provider's invoice for it.
 
 const ORDER_WINDOW_SECONDS = 600;
+
+const n = (value: number) => value.toLocaleString("en-US");
 
 const NOT_CONFIGURED =
   "Payments are not configured: the store owner must add a NOWPayments API key in Settings (or set NOWPAYMENTS_API_KEY).";
@@ -45,10 +48,18 @@ export async function createPayment(
   const category = await findCategory(input.categoryId);
   if (!category) throw notFound("Category not found");
   const available = category.countByLocation[location];
+  const where = location === DEFAULT_LOCATION ? "" : ` in the ${LOCATION_NAMES[location]}`;
+  const fewer = `fewer than the ${pkg.leadsLabel} the ${pkg.name} package includes. Choose a smaller package or request custom leads.`;
   if (available < pkg.leadCount) {
-    const where = location === DEFAULT_LOCATION ? "" : ` in the ${LOCATION_NAMES[location]}`;
+    throw conflict(`${category.title} has ${n(available)} leads${where}, ${fewer}`);
+  }
+  // Leads the buyer's email bought before are never delivered again: counted before any invoice.
+  const bought = input.email
+    ? (await boughtBefore({ categoryId: category._id, country: location }, input.email)).length
+    : 0;
+  if (available - bought < pkg.leadCount) {
     throw conflict(
-      `${category.title} has ${available.toLocaleString("en-US")} leads${where}, fewer than the ${pkg.leadsLabel} the ${pkg.name} package includes. Choose a smaller package or request custom leads.`,
+      `${category.title} has ${n(available)} leads${where}; you bought ${n(bought)} of them before, which leaves ${n(available - bought)}, ${fewer}`,
     );
   }
   const provider = await getPaymentProvider();

@@ -5,7 +5,13 @@ import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import type { Location } from "@/lib/categories/location";
-import { FRESH_ORDER, freshLeadsQuery } from "@/lib/leads/allocation";
+import {
+  boughtBefore,
+  FRESH_ORDER,
+  freshLeadsQuery,
+  prepareAllocation,
+  type FreshLeadFilter,
+} from "@/lib/leads/allocation";
 import type { Mail } from "@/lib/mail";
 import { queueMail } from "@/lib/mail/outbox";
 import { findByKey } from "@/lib/orders/access";
@@ -35,6 +41,7 @@ type LockedOrder = {
   lead_count: number;
   location: Location;
   paid_at: Date | null;
+  buyer_email: string | null;
 };
 
 type Delivered = { position: number; lead_id: bigint; email: string };
@@ -82,6 +89,18 @@ async function queueShortfallMail(tx: Tx, order: LockedOrder, shortfall: number,
   if (to) await queueMail(shortfallMail(to, order, shortfall, replaced), tx, "replacement-shortfall");
 }
 
+/** Replacements obey the order's allocation rules, and never repeat its leads or the reported ones. */
+async function replacementFilter(tx: Tx, order: LockedOrder, reported: string[]): Promise<FreshLeadFilter> {
+  const filter = { categoryId: order.category_id, country: order.location };
+  return {
+    ...filter,
+    notInOrderId: order.id,
+    notEmails: reported,
+    orderId: order.id,
+    ...(order.buyer_email ? { notIds: await boughtBefore(filter, order.buyer_email, tx) } : {}),
+  };
+}
+
 /** Files a claim for the order a download key names; throws the 404/410/409/422 of the rules. */
 export async function claimReplacement(
   key: string,
@@ -96,7 +115,7 @@ export async function claimReplacement(
 
   return transaction(async (tx) => {
     const [order] = await tx.$queryRaw<LockedOrder[]>`
-      SELECT id, category_id, lead_title, package_type::text, lead_count, location::text, paid_at
+      SELECT id, category_id, lead_title, package_type::text, lead_count, location::text, paid_at, buyer_email
         FROM orders WHERE id = ${known.id}::uuid FOR UPDATE`;
     if (!order?.paid_at) throw notFound("Order not found");
     const closed = windowClosed(order, now);
@@ -131,8 +150,10 @@ export async function claimReplacement(
       select: { id: true },
     });
 
+    const filter = await replacementFilter(tx, order, reported);
+    await prepareAllocation(tx);
     const fresh = await tx.$queryRaw<{ id: bigint }[]>`
-      SELECT id FROM (${freshLeadsQuery({ categoryId: order.category_id, country: order.location, notInOrderId: order.id, notEmails: reported, orderId: order.id }, counted)}) AS fresh
+      SELECT id FROM (${freshLeadsQuery(filter, counted)}) AS fresh
        ORDER BY ${FRESH_ORDER}`;
     const positions = delivered.slice(0, fresh.length).map((row) => row.position);
     await tx.$executeRaw`

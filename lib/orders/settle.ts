@@ -1,7 +1,7 @@
 import "server-only";
 import { transaction, type Tx } from "@/lib/db";
 import type { Location } from "@/lib/categories/location";
-import { allocationInsert } from "@/lib/leads/allocation";
+import { allocationInsert, boughtBefore, prepareAllocation } from "@/lib/leads/allocation";
 import { orderViewSelect } from "@/lib/orders/view";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { queueReceipt, queueSaleNotification } from "@/lib/orders/notify";
@@ -50,16 +50,21 @@ export async function recordEvent(tx: Tx, orderId: string, status: string, note 
 }
 
 /**
- * The order's leads, allocated once at its first payment: sellable leads of the order's country,
- * least sold first, then most recently verified (lib/leads/allocation.ts).
+ * The order's leads, allocated once at its first payment (lib/leads/allocation.ts): sellable leads
+ * of the order's country, least sold first, none its buyer's email bought before. Answers how many
+ * were allocated and how many the buyer's earlier purchases left out.
  */
-async function allocateLeads(
+export async function allocateLeads(
   tx: Tx,
-  order: { id: string; categoryId: string; leadCount: number; location: Location },
-) {
-  return tx.$executeRaw(
-    allocationInsert(order.id, { categoryId: order.categoryId, country: order.location }, order.leadCount),
+  order: { id: string; categoryId: string; leadCount: number; location: Location; buyerEmail: string | null },
+): Promise<{ allocated: number; excludedBought: number | null }> {
+  const filter = { categoryId: order.categoryId, country: order.location };
+  const bought = order.buyerEmail ? await boughtBefore(filter, order.buyerEmail, tx) : null;
+  await prepareAllocation(tx);
+  const allocated = await tx.$executeRaw(
+    allocationInsert(order.id, { ...filter, ...(bought ? { notIds: bought } : {}) }, order.leadCount),
   );
+  return { allocated, excludedBought: bought && bought.length };
 }
 
 /**
@@ -93,7 +98,7 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
     await tx.$executeRaw`SELECT 1 FROM orders WHERE id = ${orderId}::uuid FOR UPDATE`;
     const order = await tx.order.findUnique({
       where: { id: orderId },
-      select: orderViewSelect,
+      select: { ...orderViewSelect, buyerEmail: true },
     });
     if (!order) return;
     if (order.paidAt) {
@@ -114,7 +119,7 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
     });
     if (paid) {
       const now = new Date();
-      const allocated = await allocateLeads(tx, order);
+      const { allocated, excludedBought } = await allocateLeads(tx, order);
       await tx.order.update({
         where: { id: orderId },
         data: {
@@ -122,6 +127,7 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
           status: payment.status,
           paidAt: now,
           downloadExpiresAt: new Date(now.getTime() + DOWNLOAD_DAYS * 86_400_000),
+          excludedBought,
           // Leads removed between sale and payment: the order delivers what exists; the admin sees why.
           lastError:
             allocated < order.leadCount

@@ -179,3 +179,59 @@ describe("the sold counter", () => {
     await expectCounterExact();
   });
 });
+
+describe("the buyer's earlier purchases", () => {
+  const BUYER = "Returning.Buyer@Example.com";
+
+  it("are never delivered again to the same email, in any category, nor as replacements; availability counts them", async () => {
+    const first = await createCategoryWithLeads(pool(), { title: "Bought Before A" }, 1000, 74);
+    const firstKey = await buy(first, "starter", BUYER);
+    const boughtInFirst = new Set((await delivered(firstKey)).map((lead) => lead.email));
+    expect(boughtInFirst.size).toBe(1000);
+
+    // The second category holds 600 of the same people, verified most recently, and 1,100 others.
+    const second = await createCategoryWithLeads(pool(), { title: "Bought Before B" }, 1100, 75);
+    await pool().query(
+      `INSERT INTO leads (category_id, first_name, last_name, email, country, verified_at)
+       SELECT $2, first_name, last_name, email, country, now() FROM leads WHERE category_id = $1 ORDER BY id LIMIT 600`,
+      [first, second],
+    );
+    const key = await buy(second, "starter", ` ${BUYER.toUpperCase()} `);
+    const rows = await delivered(key);
+    expect(rows).toHaveLength(1000);
+    expect(rows.filter((lead) => boughtInFirst.has(lead.email))).toEqual([]);
+    const order = await db().order.findUniqueOrThrow({ where: { downloadKey: key } });
+    expect(order.excludedBought).toBe(600);
+    // Another buyer is not held back by this one's purchases.
+    const other = await delivered(await buy(second, "starter", "someone.else@example.com"));
+    expect(other.filter((lead) => boughtInFirst.has(lead.email)).length).toBeGreaterThan(0);
+
+    // Replacements skip them too: 60 reported, only the 100 others neither bought nor reported qualify.
+    const claim = await callJson<{ replaced: number; shortfall: number }>(
+      claimRoute,
+      `/api/orders/${key}/replacement`,
+      {
+        params: { key },
+        json: { emails: rows.slice(0, 60).map((lead) => lead.email) },
+        headers: fromAddress(nextAddress()),
+      },
+    );
+    expect(claim.status).toBe(201);
+    expect(claim.body).toMatchObject({ replaced: 60, shortfall: 0 });
+    const after = await delivered(key);
+    expect(after.filter((lead) => boughtInFirst.has(lead.email))).toEqual([]);
+    await expectCounterExact();
+
+    // 1,640 sellable leads, of which the buyer has 1,600: no package fits, and no order is made.
+    const orders = await db().order.count();
+    const refused = await callJson<{ message: string }>(create, "/api/payment/create", {
+      json: { categoryId: second, packageType: "starter", email: BUYER },
+      headers: fromAddress(nextAddress()),
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(
+      "Bought Before B has 1,640 leads; you bought 1,600 of them before, which leaves 40, fewer than the 1,000 the Starter package includes. Choose a smaller package or request custom leads.",
+    );
+    expect(await db().order.count()).toBe(orders);
+  });
+});

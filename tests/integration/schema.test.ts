@@ -90,6 +90,7 @@ describe("schema and migrations", () => {
         downloadExpiresAt: verifiedAt,
         receiptSentAt: verifiedAt,
         checkedAt: verifiedAt,
+        excludedBought: 600,
         leads: { create: [{ position: 0, leadId: lead.id }] },
         events: { create: [{ status: "finished", note: "Paid" }] },
       },
@@ -111,6 +112,7 @@ describe("schema and migrations", () => {
       downloadExpiresAt: verifiedAt,
       receiptSentAt: verifiedAt,
       checkedAt: verifiedAt,
+      excludedBought: 600,
     });
     // The database gives every order its download key: 43 base64url characters.
     expect(orderRead.downloadKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
