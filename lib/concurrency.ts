@@ -1,5 +1,5 @@
 // A counting semaphore with a bounded queue, for work that must not all run at once in one
-// process (password hashing on the event loop, buffered uploads). No imports: the start script
+// process (password hashing on the event loop). No imports: the start script
 // uses it outside Next through lib/auth/password.ts.
 
 /** Thrown when every slot is taken and the queue is full; answered as 503 with Retry-After. */

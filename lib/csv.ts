@@ -35,3 +35,49 @@ export function csvLine(values: unknown[], options?: CsvOptions): string {
 export function csvHead(header: string[], options?: CsvOptions): string {
   return `\uFEFF${csvLine(header, options)}`;
 }
+
+/** The arguments of one cursor-paged read: the first page, then the rows after the last id seen. */
+export type PageArgs = { take: number; cursor?: { id: string }; skip?: number };
+
+/**
+ * A whole table as a CSV stream, read and written a page at a time so a large table is never held
+ * in memory at once.
+ */
+export function csvTable<Row extends { id: string }>(options: {
+  header: string[];
+  readPage: (args: PageArgs) => Promise<Row[]>;
+  cells: (row: Row) => unknown[];
+  pageSize: number;
+}): ReadableStream<Uint8Array> {
+  const { header, readPage, cells, pageSize } = options;
+  async function* pages(): AsyncGenerator<string> {
+    let args: PageArgs = { take: pageSize };
+    for (;;) {
+      const rows = await readPage(args);
+      if (rows.length) yield rows.map((row) => csvLine(cells(row))).join("");
+      if (rows.length < pageSize) return;
+      args = { take: pageSize, cursor: { id: rows[rows.length - 1].id }, skip: 1 };
+    }
+  }
+  const encoder = new TextEncoder();
+  let iterator: AsyncGenerator<string> | undefined;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(csvHead(header)));
+    },
+    async pull(controller) {
+      iterator ??= pages();
+      const next = await iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await iterator?.return(undefined);
+    },
+  });
+}
+
+/** `{name}-YYYY-MM-DD.csv`: an export's file name, dated the day it is made. */
+export function datedCsvName(name: string, now = new Date()): string {
+  return `${name}-${now.toISOString().slice(0, 10)}.csv`;
+}

@@ -30,3 +30,17 @@ export function minutesText(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
+
+/** A file (or an upload) over its size limit: 413. */
+export class FileTooLargeError extends AppError {
+  constructor(message: string, errors?: Record<string, string>) {
+    super(413, message, errors);
+  }
+}
+
+/** An upload that went silent or outlived its deadline: 408, and its slot is released. */
+export class UploadTimeoutError extends AppError {
+  constructor(message: string) {
+    super(408, message);
+  }
+}

@@ -35,6 +35,24 @@ function wellFormedPath(url) {
   }
 }
 
+/**
+ * An answer that starts before the request's body has fully arrived (an upload refused at its size,
+ * its key, its address's limit) closes the connection after it: the unread rest of the body must
+ * not be taken for the client's next request on a kept-alive connection, nor read to its end.
+ * What arrives meanwhile is read and dropped, so a client still sending a short body is not cut
+ * off (a reset) before it reads the answer.
+ */
+function closeAfterEarlyAnswer(request, response) {
+  const writeHead = response.writeHead;
+  response.writeHead = function (...args) {
+    if (!request.complete && !response.headersSent) {
+      response.setHeader("connection", "close");
+      request.resume();
+    }
+    return writeHead.apply(this, args);
+  };
+}
+
 const server = createServer((request, response) => {
   if (!wellFormedPath(request.url)) {
     // Checked here rather than in a Next.js proxy: a proxy makes Next buffer every matched
@@ -44,6 +62,7 @@ const server = createServer((request, response) => {
     return;
   }
   request.headers[SOCKET_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
+  closeAfterEarlyAnswer(request, response);
   // Cached catalogue pages are answered without entering Next.js (lib/categories/front-cache.mjs).
   serveFromFrontCache(request, response)
     .catch(() => false)

@@ -13,9 +13,15 @@ export function declaredLength(request: Request): number | null {
   return Number.isFinite(length) && length >= 0 ? length : null;
 }
 
+/** The body's media type, lower-cased, without parameters ("" when none). */
+export function mediaType(request: Request): string {
+  return (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+}
+
 /**
  * Reads a body as text, refusing it with 413 once it passes `maxBytes` (declared or streamed):
- * an oversized body is never read to its end.
+ * an oversized body is never read to its end. Reading stops without cancelling the request's
+ * stream (see lib/api/upload.ts); the server drops the rest with the connection.
  */
 export async function readBoundedText(request: Request, maxBytes = MAX_JSON_BYTES): Promise<string> {
   if ((declaredLength(request) ?? 0) > maxBytes) throw tooLarge("The request body is too large");
@@ -27,10 +33,7 @@ export async function readBoundedText(request: Request, maxBytes = MAX_JSON_BYTE
       const { done, value } = await reader.read();
       if (done) break;
       size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel();
-        throw tooLarge("The request body is too large");
-      }
+      if (size > maxBytes) throw tooLarge("The request body is too large");
       chunks.push(value);
     }
   }

@@ -3,20 +3,33 @@ import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { authenticateAdmin, type AdminSession } from "@/lib/auth/session";
 import { readJsonBody } from "@/lib/api/body";
+import { clientAddress } from "@/lib/api/client-address";
 import { toErrorResponse } from "@/lib/api/errors";
+import { RequestUpload } from "@/lib/api/upload";
+import type { Caller } from "@/lib/limits/caller";
 
 // One wrapper for every route handler: resolve the caller, parse path params, query and JSON body
-// with zod, and turn whatever is thrown into the JSON error shape. Handlers stay thin.
+// with zod, and turn whatever is thrown into the JSON error shape. Handlers stay thin, and domain
+// code gets values and streams, never the request.
 type Schema = z.ZodType;
 type Out<S> = S extends Schema ? z.output<S> : undefined;
 
-type Options<P, Q, B, A extends boolean> = { admin?: A; params?: P; query?: Q; body?: B };
+type Options<P, Q, B, A extends boolean, U extends boolean> = {
+  admin?: A;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The route takes an upload: `upload` reads its body through an upload slot. */
+  upload?: U;
+};
 
-export type HandlerContext<P, Q, B, A extends boolean> = {
+export type HandlerContext<P, Q, B, A extends boolean, U extends boolean> = {
   request: NextRequest;
+  caller: Caller;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
+  upload: U extends true ? RequestUpload : undefined;
   admin: A extends true ? AdminSession : undefined;
 };
 
@@ -27,12 +40,16 @@ export function route<
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
   A extends boolean = false,
+  U extends boolean = false,
 >(
-  options: Options<P, Q, B, A>,
-  handler: (context: HandlerContext<P, Q, B, A>) => Promise<Response | object>,
+  options: Options<P, Q, B, A, U>,
+  handler: (context: HandlerContext<P, Q, B, A, U>) => Promise<Response | object>,
 ) {
   return async (request: NextRequest, context: RouteContext): Promise<Response> => {
+    let upload: RequestUpload | undefined;
     try {
+      const caller = { clientIp: clientAddress(request.headers) };
+      if (options.upload) upload = new RequestUpload(request, caller.clientIp);
       const admin = options.admin ? await authenticateAdmin(request) : undefined;
       const rawParams = context?.params ? await context.params : {};
       const params = options.params ? options.params.parse(rawParams) : undefined;
@@ -40,10 +57,13 @@ export function route<
         ? options.query.parse(Object.fromEntries(request.nextUrl.searchParams))
         : undefined;
       const body = options.body ? options.body.parse(await readJsonBody(request)) : undefined;
-      const result = await handler({ request, params, query, body, admin } as HandlerContext<P, Q, B, A>);
+      const handlerContext = { request, caller, params, query, body, upload, admin };
+      const result = await handler(handlerContext as HandlerContext<P, Q, B, A, U>);
       return result instanceof Response ? result : Response.json(result);
     } catch (error) {
       return toErrorResponse(error);
+    } finally {
+      upload?.close();
     }
   };
 }

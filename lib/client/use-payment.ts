@@ -57,12 +57,12 @@ export async function claimAutoDownload(key: string): Promise<boolean> {
 }
 
 export function downloadUrl(
-  paymentId: string,
+  downloadKey: string,
   options: { categoryId: string; count: number; format?: "csv" | "xlsx" },
 ): string {
   const query = new URLSearchParams({ category: options.categoryId, count: String(options.count) });
   if (options.format === "xlsx") query.set("format", "xlsx");
-  return `/api/leads/download/${encodeURIComponent(paymentId)}?${query}`;
+  return `/api/leads/download/${encodeURIComponent(downloadKey)}?${query}`;
 }
 
 /** Starts a file download without leaving the page. */

@@ -1,7 +1,8 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
-import { attachmentHeaders, CONTENT_TYPES, csvExport } from "@/lib/api/attachment";
+import { CONTENT_TYPES, CSV_TYPE, type OutgoingFile } from "@/lib/content-types";
+import { csvTable, datedCsvName } from "@/lib/csv";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ListQuery, RequestDto, RequestStatus } from "@/lib/schemas/admin";
 
@@ -69,26 +70,18 @@ export async function setRequestStatus(
 // Only the accepted types are sent with their own content type; anything else goes out as bytes.
 const KNOWN_TYPES = new Set<string>(Object.values(CONTENT_TYPES));
 
-export async function attachmentResponse(requestId: string, attachmentId: string): Promise<Response> {
+export async function findAttachment(requestId: string, attachmentId: string): Promise<OutgoingFile> {
   const file = await db().attachment.findFirst({
     where: { id: attachmentId, requestId },
     select: { fileName: true, contentType: true, data: true },
   });
   if (!file) throw notFound("Attachment not found");
   const contentType = KNOWN_TYPES.has(file.contentType) ? file.contentType : "application/octet-stream";
-  return new Response(new Uint8Array(file.data), {
-    headers: {
-      ...attachmentHeaders(file.fileName, contentType),
-      "content-length": String(file.data.length),
-      // Even if opened directly, the file gets no scripting and no origin.
-      "content-security-policy": "sandbox; default-src 'none'",
-    },
-  });
+  return { fileName: file.fileName, contentType, body: new Uint8Array(file.data) };
 }
 
-export function exportRequests(): Response {
-  return csvExport({
-    name: "custom-requests",
+export function exportRequests(): OutgoingFile {
+  const body = csvTable({
     header: ["Date", "Name", "Email", "Industry", "Role", "Platform", "Message", "Status", "Attachments"],
     pageSize: 1000,
     readPage: (page) =>
@@ -109,4 +102,5 @@ export function exportRequests(): Response {
       row.attachments.map((file) => file.fileName).join("; "),
     ],
   });
+  return { fileName: datedCsvName("custom-requests"), contentType: CSV_TYPE, body };
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { CONTENT_TYPES } from "@/lib/api/attachment";
+import { CONTENT_TYPES } from "@/lib/content-types";
 import { fileExtension, type AcceptedExtension } from "@/lib/schemas/custom-request";
 
 // Attachment checks. The extension says what a file claims to be; the first bytes say what it is.
@@ -52,6 +52,16 @@ const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f<>:"/\\|?*]/g;
 const MAX_NAME_LENGTH = 200;
 
 /**
+ * The text without trailing dots and white space, in linear time: a `[.\s]+$` pattern retries
+ * from every dot of a long run and takes time in the square of its length.
+ */
+function withoutTrailingDots(text: string): string {
+  let end = text.length;
+  while (end > 0 && /[.\s]/.test(text[end - 1])) end -= 1;
+  return text.slice(0, end);
+}
+
+/**
  * A file name safe to store, show and put in a Content-Disposition header: no directories,
  * no control or reserved characters, no leading dots, at most 200 characters, extension kept.
  */
@@ -61,19 +71,23 @@ export function sanitizeFileName(raw: string, extension: AcceptedExtension): str
   const suffix = `.${extension}`;
   const withoutSuffix = name.toLowerCase().endsWith(suffix) ? name.slice(0, -suffix.length) : name;
   // No hidden files, no trailing dots or spaces (Windows drops them).
-  let stem = withoutSuffix.replace(/^[.\s]+/, "").replace(/[.\s]+$/, "");
+  let stem = withoutTrailingDots(withoutSuffix.replace(/^[.\s]+/, ""));
   if (!stem) stem = "attachment";
   return `${Array.from(stem)
     .slice(0, MAX_NAME_LENGTH - suffix.length)
     .join("")}${suffix}`;
 }
 
-export type CheckedFile = { fileName: string; contentType: string; size: number; data: Buffer };
-
 export type FileProblem = { fileName: string; reason: string };
 
-/** Checks one received file; returns the file to store or the reason it is refused. */
-export function checkFile(rawName: string, data: Buffer): CheckedFile | FileProblem {
+/**
+ * Checks one received file (or its sample: see lib/custom-requests/staged-files.ts); returns its
+ * stored name and type or the reason it is refused.
+ */
+export function checkFile(
+  rawName: string,
+  data: Buffer,
+): { fileName: string; contentType: string; size: number; data: Buffer } | FileProblem {
   const extension = fileExtension(rawName) as AcceptedExtension;
   if (!Object.hasOwn(CONTENT_TYPES, extension)) {
     return { fileName: rawName, reason: "Only PDF, Word, CSV or Excel files are accepted" };

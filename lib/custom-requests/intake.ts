@@ -1,26 +1,19 @@
 import "server-only";
-import { BusyError, Limiter } from "@/lib/concurrency";
+import type { FormBody } from "@/lib/limits/uploads";
 import { assertWithinRateLimit } from "@/lib/custom-requests/rate-limit";
-import { storeCustomRequest, type StoredRequest } from "@/lib/custom-requests/store";
-import { isMultipart } from "@/lib/api/multipart";
+import { discardStagedFiles } from "@/lib/custom-requests/staged-files";
+import type { StoredRequest } from "@/lib/custom-requests/mail";
+import { storeCustomRequest } from "@/lib/custom-requests/store";
 import { readSubmission } from "@/lib/custom-requests/submission";
 
-// Receiving a custom request. An upload is held in memory from its first byte until it is stored
-// (up to 5 x 10 MB, plus the copies made on the way to PostgreSQL), so this process receives one
-// at a time and answers 503 with Retry-After to others meanwhile, instead of buffering whatever
-// arrives (custom requests are rare; a refused one is retried by the form). The uploads an
-// address has in flight count against its hourly limit, so it cannot open twenty at once.
-export const MAX_CONCURRENT_UPLOADS = 1;
-
-const uploads = new Limiter(
-  MAX_CONCURRENT_UPLOADS,
-  0,
-  () => new BusyError("The server is receiving other uploads. Please try again in a moment.", 10),
-);
+// Receiving a custom request. Files are written to storage as they arrive, so many uploads can be
+// received at once (lib/limits/uploads.ts caps them per process and per address). The submissions
+// an address has in flight count against its hourly limit, so it cannot open twenty at once.
 const inFlight = new Map<string, number>();
 
-async function receive(
-  request: Request,
+/** Reads, checks and stores one submission (with its mails); "honeypot" when a bot filled the trap. */
+export async function receiveCustomRequest(
+  body: FormBody,
   clientIp: string,
   limit: number,
 ): Promise<StoredRequest | "honeypot"> {
@@ -28,23 +21,21 @@ async function receive(
   await assertWithinRateLimit(clientIp, limit, others);
   inFlight.set(clientIp, others + 1);
   try {
-    const { input, files } = await readSubmission(request);
+    const { input, files } = await readSubmission(body);
     // Honeypot filled: nothing is stored, and the caller answers like a success.
-    if (input.website) return "honeypot";
-    return await storeCustomRequest(input, files, clientIp, limit);
+    if (input.website) {
+      await discardStagedFiles(files.map((file) => file.uploadId));
+      return "honeypot";
+    }
+    try {
+      return await storeCustomRequest(input, files, clientIp, limit);
+    } catch (error) {
+      await discardStagedFiles(files.map((file) => file.uploadId));
+      throw error;
+    }
   } finally {
     const left = (inFlight.get(clientIp) ?? 1) - 1;
     if (left > 0) inFlight.set(clientIp, left);
     else inFlight.delete(clientIp);
   }
-}
-
-/** Reads, checks and stores one submission (with its mails); "honeypot" when a bot filled the trap. */
-export function receiveCustomRequest(
-  request: Request,
-  clientIp: string,
-  limit: number,
-): Promise<StoredRequest | "honeypot"> {
-  const work = () => receive(request, clientIp, limit);
-  return isMultipart(request) ? uploads.run(work) : work();
 }

@@ -2,11 +2,23 @@ import "server-only";
 import { env } from "@/lib/env";
 import type { Tx } from "@/lib/db";
 import type { Mail } from "@/lib/mail";
-import { MAILS_PER_ADDRESS } from "@/lib/api/throttle";
+import { MAILS_PER_ADDRESS } from "@/lib/limits/throttle";
 import { countRecentMails, queueMail } from "@/lib/mail/outbox";
-import type { StoredRequest } from "@/lib/custom-requests/store";
 import { INDUSTRIES, PLATFORMS, ROLES } from "@/lib/schemas/custom-request";
 import { getNotificationRecipient } from "@/lib/settings";
+
+/** A request as stored, with what its mails list of its attachments. */
+export type StoredRequest = {
+  id: string;
+  createdAt: Date;
+  name: string;
+  email: string;
+  industry: string;
+  role: string;
+  platforms: string[];
+  message: string;
+  attachments: { fileName: string; contentType: string; size: number }[];
+};
 
 const label = (list: readonly { value: string; label: string }[], value: string) =>
   list.find((item) => item.value === value)?.label ?? value;

@@ -1,24 +1,12 @@
 import "server-only";
 import { transaction } from "@/lib/db";
-import { queueRequestMails } from "@/lib/custom-requests/mail";
-import type { CheckedFile } from "@/lib/custom-requests/files";
+import { queueRequestMails, type StoredRequest } from "@/lib/custom-requests/mail";
+import { attachStagedFiles, type CheckedFile } from "@/lib/custom-requests/staged-files";
 import { countCustomRequest } from "@/lib/custom-requests/rate-limit";
 import type { CustomRequest } from "@/lib/schemas/custom-request";
 
 // Up to the upload limit in attachments is written in one transaction.
 const ATTACHMENTS_TIMEOUT_MS = 60_000;
-
-export type StoredRequest = {
-  id: string;
-  createdAt: Date;
-  name: string;
-  email: string;
-  industry: string;
-  role: string;
-  platforms: string[];
-  message: string;
-  attachments: { fileName: string; contentType: string; size: number }[];
-};
 
 /**
  * Stores a request, its files and its mails in one transaction: either everything is kept or
@@ -41,17 +29,10 @@ export async function storeCustomRequest(
         platform: input.platforms.join(", "),
         message: input.message,
         clientIp,
-        attachments: {
-          create: files.map((file) => ({
-            fileName: file.fileName,
-            contentType: file.contentType,
-            size: file.size,
-            data: new Uint8Array(file.data),
-          })),
-        },
       },
       select: { id: true, createdAt: true },
     });
+    await attachStagedFiles(tx, id, files);
     const stored: StoredRequest = {
       id,
       createdAt,

@@ -1,9 +1,8 @@
 import "server-only";
-import { declaredLength, readJsonBody } from "@/lib/api/body";
-import { isMultipart, openMultipart } from "@/lib/api/multipart";
-import { AppError, badRequest, tooLarge } from "@/lib/errors";
-import { checkFile, type CheckedFile } from "@/lib/custom-requests/files";
+import { AppError, badRequest, FileTooLargeError } from "@/lib/errors";
 import { fieldErrors } from "@/lib/schemas/common";
+import type { FormBody, FormPart, UploadLimits } from "@/lib/limits/uploads";
+import { discardStagedFiles, stageFile, type CheckedFile } from "@/lib/custom-requests/staged-files";
 import {
   customRequestSchema,
   hasAcceptedExtension,
@@ -12,17 +11,28 @@ import {
   type CustomRequest,
 } from "@/lib/schemas/custom-request";
 
-// Reads POST /api/custom-request bodies: JSON without files, or multipart streamed through busboy
-// with hard limits, so an oversized upload is refused as soon as it shows, never buffered whole,
-// and reading stops at the first refused file.
-
-const MAX_FIELD_BYTES = 64 * 1024;
-const MAX_FIELDS = 20;
-// Room for every allowed file plus the text fields and multipart framing.
-export const MAX_MULTIPART_BYTES = MAX_FILES * MAX_FILE_BYTES + 1024 * 1024;
+// Reads POST /api/custom-request bodies: JSON without files, or multipart parts as they arrive,
+// each file written to storage a chunk at a time (lib/custom-requests/staged-files.ts). Reading
+// stops at the first refused file or broken limit.
 
 const FILE_TOO_LARGE = `Each file must be ${MAX_FILE_BYTES / 1024 / 1024} MB or smaller`;
+const UPLOAD_TOO_LARGE = `The upload is too large: at most ${MAX_FILES} files of 10 MB each`;
 const WRONG_TYPE = "Only PDF, Word, CSV or Excel files are accepted";
+
+/** The bounds of a submission's body (lib/api/upload.ts applies them). */
+export const SUBMISSION_LIMITS: UploadLimits = {
+  // Room for every allowed file plus the text fields and multipart framing.
+  maxBytes: MAX_FILES * MAX_FILE_BYTES + 1024 * 1024,
+  maxFileBytes: MAX_FILE_BYTES,
+  files: MAX_FILES,
+  fields: 20,
+  fieldBytes: 64 * 1024,
+  deadlineSeconds: 10 * 60,
+  tooLarge: () => new FileTooLargeError(UPLOAD_TOO_LARGE),
+  fileTooLarge: (fileName) =>
+    new FileTooLargeError(FILE_TOO_LARGE, { files: `${fileName}: ${FILE_TOO_LARGE}` }),
+  unsupported: () => new AppError(415, "Send the request as application/json or multipart/form-data"),
+};
 
 export type Submission = { input: CustomRequest; files: CheckedFile[] };
 
@@ -48,124 +58,63 @@ function formFields(raw: Map<string, string[]>): Record<string, unknown> {
 
 type Multipart = { fields: Record<string, unknown>; files: CheckedFile[]; fileErrors: string[] };
 
-async function readMultipart(request: Request): Promise<Multipart> {
-  const length = declaredLength(request);
-  if (length !== null && length > MAX_MULTIPART_BYTES) {
-    throw tooLarge(`The upload is too large: at most ${MAX_FILES} files of 10 MB each`);
-  }
-  const { parser, source } = openMultipart(request, {
-    files: MAX_FILES,
-    // busboy reports the limit once a file reaches it; one byte of slack lets exactly 10 MB in.
-    fileSize: MAX_FILE_BYTES + 1,
-    fields: MAX_FIELDS,
-    fieldSize: MAX_FIELD_BYTES,
-    parts: MAX_FILES + MAX_FIELDS,
-  });
-  return new Promise<Multipart>((resolve, reject) => {
-    const raw = new Map<string, string[]>();
-    const files: CheckedFile[] = [];
-    const fileErrors: string[] = [];
-    let settled = false;
-    let received = 0;
-
-    // Stops reading: the rest of the body is never pulled in.
-    const stopReading = () => {
-      source.unpipe(parser);
-      source.destroy();
-      // Without the rest of the body, busboy reports an unexpected end on the parser and on an
-      // open file stream: already answered, so those are ignored.
-      parser.on("error", () => undefined);
-    };
-    // At the first broken limit, the request fails.
-    const fail = (error: AppError) => {
-      if (settled) return;
-      settled = true;
-      stopReading();
-      reject(error);
-    };
-    // At the first refused file, the request is answered with what was read so far: the fields
-    // before it are still checked, so every problem known is reported, and no later file is read.
-    const refuseFile = (problem: string) => {
-      if (settled) return;
-      settled = true;
-      stopReading();
-      fileErrors.push(problem);
-      resolve({ fields: formFields(raw), files, fileErrors });
-    };
-
-    // The total is capped on the bytes themselves: a missing or understated Content-Length
-    // (chunked uploads) must not let more through than the declared limit would.
-    source.on("data", (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > MAX_MULTIPART_BYTES) {
-        fail(tooLarge(`The upload is too large: at most ${MAX_FILES} files of 10 MB each`));
+/**
+ * Reads the parts; at the first refused file the rest is left unread, and the fields before it are
+ * still checked, so every problem known is reported at once.
+ */
+async function readParts(parts: AsyncIterable<FormPart>): Promise<Multipart> {
+  const raw = new Map<string, string[]>();
+  const files: CheckedFile[] = [];
+  const fileErrors: string[] = [];
+  try {
+    for await (const part of parts) {
+      if (!("file" in part)) {
+        raw.set(part.name, [...(raw.get(part.name) ?? []), part.value]);
+        continue;
       }
-    });
-
-    parser.on("field", (name, value, info) => {
-      if (info.valueTruncated) return fail(tooLarge("A form field is too large", { [name]: "Too long" }));
-      raw.set(name, [...(raw.get(name) ?? []), value]);
-    });
-
-    parser.on("file", (name, stream, info) => {
-      stream.on("error", () => undefined);
-      const fileName = info.filename ?? "";
+      const { name, fileName } = part;
       if (name !== "files") {
-        stream.resume();
-        return fail(badRequest("Invalid input", { [name]: 'Files must be sent in the "files" field' }));
+        throw badRequest("Invalid input", { [name]: 'Files must be sent in the "files" field' });
       }
-      // An empty file input still sends a nameless, empty part: nothing was chosen.
-      if (!fileName) return void stream.resume();
+      if (!fileName) {
+        // An empty file input still sends a nameless, empty part: nothing was chosen.
+        const [first] = (await part.file.toArray()) as Buffer[];
+        if (!first?.length) continue;
+        fileErrors.push("A file was sent without a name");
+        break;
+      }
       if (!hasAcceptedExtension(fileName)) {
-        stream.resume();
-        return refuseFile(`${fileName}: ${WRONG_TYPE}`);
+        fileErrors.push(`${fileName}: ${WRONG_TYPE}`);
+        break;
       }
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("limit", () => fail(tooLarge(FILE_TOO_LARGE, { files: `${fileName}: ${FILE_TOO_LARGE}` })));
-      stream.on("end", () => {
-        if (settled || stream.truncated) return;
-        const checked = checkFile(fileName, Buffer.concat(chunks));
-        chunks.length = 0;
-        if ("reason" in checked) refuseFile(`${fileName}: ${checked.reason}`);
-        else files.push(checked);
-      });
-    });
-
-    parser.on("filesLimit", () =>
-      fail(badRequest("Invalid input", { files: `At most ${MAX_FILES} files can be attached` })),
-    );
-    parser.on("fieldsLimit", () => fail(badRequest("Too many form fields")));
-    parser.on("partsLimit", () => fail(badRequest("Too many form fields")));
-    parser.on("error", () => fail(badRequest("Malformed multipart body")));
-    source.on("error", () => fail(badRequest("The upload was interrupted")));
-    parser.on("close", () => {
-      if (settled) return;
-      settled = true;
-      resolve({ fields: formFields(raw), files, fileErrors });
-    });
-    source.pipe(parser);
-  });
+      const checked = await stageFile(fileName, part.file);
+      if ("reason" in checked) {
+        fileErrors.push(`${fileName}: ${checked.reason}`);
+        break;
+      }
+      files.push(checked);
+    }
+  } catch (error) {
+    await discardStagedFiles(files.map((file) => file.uploadId));
+    throw error;
+  }
+  return { fields: formFields(raw), files, fileErrors };
 }
 
 /** Reads and validates a submission; every problem found is reported at once as a 400. */
-export async function readSubmission(request: Request): Promise<Submission> {
-  const mediaType = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-
+export async function readSubmission(body: FormBody): Promise<Submission> {
   let fields: unknown;
   let files: CheckedFile[] = [];
   let fileErrors: string[] = [];
-  if (isMultipart(request)) {
-    ({ fields, files, fileErrors } = await readMultipart(request));
-  } else if (mediaType === "application/json") {
-    fields = await readJsonBody(request);
-  } else {
-    throw new AppError(415, "Send the request as application/json or multipart/form-data");
-  }
+  if ("parts" in body) ({ fields, files, fileErrors } = await readParts(body.parts));
+  else fields = body.json;
 
   const parsed = customRequestSchema.safeParse(fields);
   const errors: Record<string, string> = parsed.success ? {} : fieldErrors(parsed.error);
   if (fileErrors.length) errors.files = fileErrors.join("; ");
-  if (!parsed.success || fileErrors.length) throw badRequest("Invalid input", errors);
+  if (!parsed.success || fileErrors.length) {
+    await discardStagedFiles(files.map((file) => file.uploadId));
+    throw badRequest("Invalid input", errors);
+  }
   return { input: parsed.data, files };
 }

@@ -1,6 +1,7 @@
 import { Readable, type TransformCallback } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { CsvError, Parser, type Options } from "csv-parse";
+import { AppError } from "@/lib/errors";
 
 // The records of an uploaded CSV file, each with the line it ends on (for the import report). Most
 // files are plain: no quotes, one record per line. Those lines are split here, ten times faster
@@ -72,7 +73,8 @@ class ReportingParser extends Parser {
 
 /**
  * Reads `input` (UTF-8 bytes) as CSV records, in batches (a generator step per record would cost
- * more than splitting it); a failure of `input` is thrown as an UploadError.
+ * more than splitting it); a failure of `input` is thrown as an UploadError, unless it already says
+ * what went wrong to the caller (an AppError: a size limit, a timeout).
  */
 export async function* csvRecords(input: Readable): AsyncGenerator<Parsed[]> {
   const chunks = input[Symbol.asyncIterator]();
@@ -82,7 +84,7 @@ export async function* csvRecords(input: Readable): AsyncGenerator<Parsed[]> {
       const { done, value } = (await chunks.next()) as IteratorResult<Buffer>;
       return done ? null : decoder.write(value);
     } catch (error) {
-      throw new UploadError((error as Error).message);
+      throw error instanceof AppError ? error : new UploadError((error as Error).message);
     }
   };
 

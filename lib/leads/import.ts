@@ -1,8 +1,8 @@
 import "server-only";
 import type { Readable } from "node:stream";
-import { consumeUploadedFile } from "@/lib/api/multipart";
 import { db, pool } from "@/lib/db";
-import { AppError, badRequest, notFound } from "@/lib/errors";
+import { AppError, badRequest, FileTooLargeError, notFound } from "@/lib/errors";
+import { consumeFile, type FormBody, type UploadLimits } from "@/lib/limits/uploads";
 import { revalidateCatalogue } from "@/lib/categories/cache";
 import { csvRecords, UploadError } from "@/lib/leads/csv-records";
 import { LEAD_FIELDS } from "@/lib/leads/fields";
@@ -64,8 +64,6 @@ const COUNTRIES: Record<string, Location> = {
 
 // Deliberately simple: one @, no spaces, a dot in the domain. Full RFC parsing is not the point.
 const EMAIL = /^[^\s@"<>(),;:]+@[^\s@"<>(),;:]+\.[^\s@"<>(),;:]+$/;
-
-const FILE_TOO_LARGE = "FILE_TOO_LARGE";
 
 type RowResult = { lead: LeadInput } | { reason: string };
 
@@ -237,9 +235,10 @@ export async function importLeadsCsv(categoryId: string, input: Readable): Promi
         }
       }
     } catch (error) {
-      if (error instanceof AppError) throw error;
-      if (error instanceof UploadError && error.message === FILE_TOO_LARGE) {
+      if (error instanceof FileTooLargeError) {
         addInvalid(0, `File larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, import stopped`);
+      } else if (error instanceof AppError) {
+        throw error;
       } else if (error instanceof UploadError) {
         throw badRequest(`The upload was interrupted: ${error.message}`);
       } else {
@@ -258,21 +257,26 @@ export async function importLeadsCsv(categoryId: string, input: Readable): Promi
   return report;
 }
 
-/**
- * Reads a multipart upload (field "file") from a request and imports it into the category.
- * Other parts are ignored; a missing file part is a 400.
- */
-export async function importLeadsFromRequest(categoryId: string, request: Request): Promise<ImportReport> {
+const MISSING_FILE = "A CSV file is required";
+const fileTooLarge = () =>
+  new FileTooLargeError(`The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB`);
+
+/** An import's bounds: one file of up to 1 GB, within an hour. */
+export const IMPORT_LIMITS: UploadLimits = {
+  // Room for the multipart framing around the file.
+  maxBytes: MAX_IMPORT_BYTES + 1024 * 1024,
+  maxFileBytes: MAX_IMPORT_BYTES,
+  files: 1,
+  deadlineSeconds: 60 * 60,
+  tooLarge: fileTooLarge,
+  fileTooLarge,
+  unsupported: () =>
+    badRequest('Upload the file as multipart/form-data in the field "file"', { file: MISSING_FILE }),
+};
+
+/** Imports the upload's file (field "file") into the category. Other parts are ignored; a missing file is a 400. */
+export async function importLeadsUpload(categoryId: string, body: FormBody): Promise<ImportReport> {
   const exists = await db().category.findUnique({ where: { id: categoryId }, select: { id: true } });
   if (!exists) throw notFound("Category not found");
-  return consumeUploadedFile(
-    request,
-    {
-      field: "file",
-      maxBytes: MAX_IMPORT_BYTES,
-      missing: "A CSV file is required",
-      tooLarge: () => new Error(FILE_TOO_LARGE),
-    },
-    (file) => importLeadsCsv(categoryId, file),
-  );
+  return consumeFile(body, "file", MISSING_FILE, (file) => importLeadsCsv(categoryId, file));
 }

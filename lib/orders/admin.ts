@@ -1,7 +1,8 @@
 import "server-only";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import { db, transaction } from "@/lib/db";
-import { csvExport } from "@/lib/api/attachment";
+import { CSV_TYPE, type OutgoingFile } from "@/lib/content-types";
+import { csvTable, datedCsvName } from "@/lib/csv";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { queueReceipt } from "@/lib/orders/notify";
 import { getPaymentProvider } from "@/lib/payments";
@@ -127,9 +128,8 @@ export async function resendReceipt(id: string): Promise<SaleDetailDto> {
   return getSaleDetail(id);
 }
 
-export function exportSales(): Response {
-  return csvExport({
-    name: "sales",
+export function exportSales(): OutgoingFile {
+  const body = csvTable({
     header: ["Date", "Payment ID", "Category", "Package", "Lead Count", "Amount (USD)", "Status", "Paid At"],
     pageSize: 2000,
     readPage: (page) =>
@@ -148,4 +148,5 @@ export function exportSales(): Response {
       ];
     },
   });
+  return { fileName: datedCsvName("sales"), contentType: CSV_TYPE, body };
 }

@@ -1,9 +1,9 @@
 import "server-only";
-import type { Readable } from "node:stream";
-import { declaredLength, readJsonBody } from "@/lib/api/body";
+import { text } from "node:stream/consumers";
+import { AppError, badRequest, FileTooLargeError } from "@/lib/errors";
+import { assertWithinLimit } from "@/lib/limits/throttle";
+import { consumeFile, type FormBody, type UploadLimits } from "@/lib/limits/uploads";
 import { fieldErrors } from "@/lib/schemas/common";
-import { consumeUploadedFile, isMultipart } from "@/lib/api/multipart";
-import { AppError, badRequest, tooLarge } from "@/lib/errors";
 import {
   addressesInText,
   MAX_REPORTED_ADDRESSES,
@@ -13,28 +13,35 @@ import {
 
 // Reads a replacement claim's addresses: JSON `{ emails: [...] }` or a CSV upload in the field
 // `file` (any cell holding an address counts). Both are bounded on their bytes: room for 20,000
-// long addresses in JSON, and for a whole delivered premium file as CSV.
+// long addresses in JSON, and for a whole delivered premium file as CSV. Read only once the key
+// names a paid order (app/api/orders/[key]/replacement/route.ts).
 
-const MAX_JSON_BYTES = 2 * 1024 * 1024;
 const MAX_CLAIM_FILE_BYTES = 10 * 1024 * 1024;
 const FILE_TOO_LARGE = `The file is too large: at most ${MAX_CLAIM_FILE_BYTES / 1024 / 1024} MB`;
-const fileTooLarge = () => tooLarge(FILE_TOO_LARGE, { file: FILE_TOO_LARGE });
+const fileTooLarge = () => new FileTooLargeError(FILE_TOO_LARGE, { file: FILE_TOO_LARGE });
+/** Claim uploads one address may send in an hour: a file is read whole, a JSON list is small. */
+const CLAIM_UPLOADS = { max: 10, windowSeconds: 3600 };
 
-async function readText(file: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of file) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-async function addressesInUpload(request: Request): Promise<string[]> {
+export const CLAIM_LIMITS: UploadLimits = {
   // Room for the multipart framing around the file.
-  if ((declaredLength(request) ?? 0) > MAX_CLAIM_FILE_BYTES + 64 * 1024) throw fileTooLarge();
-  const text = await consumeUploadedFile(
-    request,
-    { field: "file", maxBytes: MAX_CLAIM_FILE_BYTES, missing: "Choose a CSV file", tooLarge: fileTooLarge },
-    readText,
+  maxBytes: MAX_CLAIM_FILE_BYTES + 64 * 1024,
+  maxFileBytes: MAX_CLAIM_FILE_BYTES,
+  files: 1,
+  jsonBytes: 2 * 1024 * 1024,
+  deadlineSeconds: 5 * 60,
+  tooLarge: fileTooLarge,
+  fileTooLarge,
+  unsupported: () =>
+    new AppError(415, "Send the claim as application/json or as a multipart/form-data CSV upload"),
+};
+
+async function addressesInUpload(body: FormBody, clientIp: string): Promise<string[]> {
+  await assertWithinLimit(
+    { bucket: `claim-upload:${clientIp}`, ...CLAIM_UPLOADS },
+    "Too many claim uploads from your address. Please try again later.",
   );
-  const addresses = addressesInText(text);
+  const content = await consumeFile(body, "file", "Choose a CSV file", text);
+  const addresses = addressesInText(content);
   if (addresses.length === 0) {
     throw badRequest("The file holds no email addresses", { file: "No email addresses found" });
   }
@@ -45,13 +52,9 @@ async function addressesInUpload(request: Request): Promise<string[]> {
 }
 
 /** The reported addresses as sent (not yet normalised); 400 when there are none or too many. */
-export async function readClaimAddresses(request: Request): Promise<string[]> {
-  if (isMultipart(request)) return addressesInUpload(request);
-  const mediaType = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  if (mediaType !== "application/json") {
-    throw new AppError(415, "Send the claim as application/json or as a multipart/form-data CSV upload");
-  }
-  const parsed = replacementBody.safeParse(await readJsonBody(request, MAX_JSON_BYTES));
+export async function readClaimAddresses(body: FormBody, clientIp: string): Promise<string[]> {
+  if ("parts" in body) return addressesInUpload(body, clientIp);
+  const parsed = replacementBody.safeParse(body.json);
   if (!parsed.success) throw badRequest("Invalid input", fieldErrors(parsed.error));
   return parsed.data.emails;
 }

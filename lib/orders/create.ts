@@ -1,12 +1,12 @@
 import "server-only";
 import { AppError, conflict, notFound } from "@/lib/errors";
-import { assertWithinLimit } from "@/lib/api/throttle";
+import { assertWithinLimit } from "@/lib/limits/throttle";
 import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
 import { findCategory } from "@/lib/categories/public";
 import { db } from "@/lib/db";
 import { boughtBefore } from "@/lib/leads/allocation";
 import { env } from "@/lib/env";
-import type { Caller } from "@/lib/orders/limits";
+import type { Caller } from "@/lib/limits/caller";
 import { returnUrlFor } from "@/lib/orders/links";
 import { getPaymentProvider } from "@/lib/payments";
 import { getPackage, type PackageId } from "@/lib/packages";

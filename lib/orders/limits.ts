@@ -1,13 +1,11 @@
 import "server-only";
-import { assertWithinLimit, takeToken } from "@/lib/api/throttle";
+import { assertWithinLimit, takeToken } from "@/lib/limits/throttle";
 import { env } from "@/lib/env";
+import type { Caller } from "@/lib/limits/caller";
 
 // The limits on looking orders up (docs/product-rules.md): ids we do not know cost the caller, and
 // the provider hears about each payment id at most once a minute and about ids we have not stored
 // only within per-order, per-address and overall budgets.
-
-/** The caller as far as limits are concerned. */
-export type Caller = { clientIp: string };
 
 const UNKNOWN_LOOKUPS = { max: 30, windowSeconds: 600 };
 const PROVIDER_CALL_SECONDS = 60;

@@ -1,5 +1,5 @@
 import "server-only";
-import { assertWithinLimit, MAILS_PER_ADDRESS, takeToken } from "@/lib/api/throttle";
+import { assertWithinLimit, MAILS_PER_ADDRESS, takeToken } from "@/lib/limits/throttle";
 import { signLinkToken, verifyLinkToken } from "@/lib/auth/link-token";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
@@ -8,7 +8,7 @@ import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { orderListingMail } from "@/lib/orders/mails";
 import { toReplacementSummary } from "@/lib/orders/replacement";
 import { toOrderSummary } from "@/lib/orders/summary";
-import type { Caller } from "@/lib/orders/limits";
+import type { Caller } from "@/lib/limits/caller";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";
 import type { OrderSummary } from "@/lib/schemas/orders";
 

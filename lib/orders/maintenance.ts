@@ -1,7 +1,8 @@
 import "server-only";
-import { pruneThrottleEvents } from "@/lib/api/throttle";
+import { pruneThrottleEvents } from "@/lib/limits/throttle";
 import { pruneLoginAttempts } from "@/lib/auth/login";
 import { pruneCustomRequestCounts } from "@/lib/custom-requests/rate-limit";
+import { pruneStagedFiles } from "@/lib/custom-requests/staged-files";
 import { db, transaction } from "@/lib/db";
 import { getPaymentProvider } from "@/lib/payments";
 import { expirePrivacyRequests } from "@/lib/privacy/requests";
@@ -66,7 +67,10 @@ export async function reconcilePendingOrders(now = new Date()): Promise<number> 
   return rows.length;
 }
 
-/** The periodic upkeep, every few minutes: orders and privacy requests, and the old rows of the limits. */
+/**
+ * The periodic upkeep, every few minutes: orders and privacy requests, the old rows of the limits,
+ * and the chunks of uploads never stored.
+ */
 export async function runOrderMaintenance(now = new Date()): Promise<void> {
   await expireStaleOrders(now);
   await expirePrivacyRequests(now);
@@ -74,6 +78,7 @@ export async function runOrderMaintenance(now = new Date()): Promise<void> {
   await pruneThrottleEvents();
   await pruneLoginAttempts();
   await pruneCustomRequestCounts();
+  await pruneStagedFiles();
 }
 
 const INTERVAL_MS = RECHECK_MINUTES * 60 * 1000;

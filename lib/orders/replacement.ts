@@ -15,7 +15,7 @@ import {
 import type { Mail } from "@/lib/mail";
 import { queueMail } from "@/lib/mail/outbox";
 import { findByKey } from "@/lib/orders/access";
-import type { Caller } from "@/lib/orders/limits";
+import type { Caller } from "@/lib/limits/caller";
 import { recordEvent } from "@/lib/orders/settle";
 import { normalizeEmail } from "@/lib/mail/address";
 import { getNotificationRecipient } from "@/lib/settings";
@@ -101,16 +101,22 @@ async function replacementFilter(tx: Tx, order: LockedOrder, reported: string[])
   };
 }
 
-/** Files a claim for the order a download key names; throws the 404/410/409/422 of the rules. */
-export async function claimReplacement(
-  key: string,
-  reportedAddresses: string[],
-  caller: Caller,
-  now = new Date(),
-): Promise<ReplacementAnswer> {
-  // The key is checked (and an unknown one counted against the caller) before any locking.
+/**
+ * The paid order a claim's key names, or 404 (an unknown key costs the caller an unknown lookup):
+ * asked before the claim's body is read, and before any locking.
+ */
+export async function claimableOrder(key: string, caller: Caller): Promise<{ id: string }> {
   const known = await findByKey(key, caller);
   if (!known?.paidAt) throw notFound("Order not found");
+  return known;
+}
+
+/** Files a claim for a paid order (claimableOrder); throws the 404/410/409/422 of the rules. */
+export async function claimReplacement(
+  known: { id: string },
+  reportedAddresses: string[],
+  now = new Date(),
+): Promise<ReplacementAnswer> {
   const reported = [...new Set(reportedAddresses.map(normalizeEmail))];
 
   return transaction(async (tx) => {

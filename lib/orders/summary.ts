@@ -1,7 +1,7 @@
 import "server-only";
 import { notFound } from "@/lib/errors";
 import { findByKey } from "@/lib/orders/access";
-import type { Caller } from "@/lib/orders/limits";
+import type { Caller } from "@/lib/limits/caller";
 import type { OrderView } from "@/lib/orders/view";
 import { replacementOf } from "@/lib/orders/replacement";
 import type { OrderSummary, ReplacementSummary } from "@/lib/schemas/orders";

@@ -1,7 +1,8 @@
 import "server-only";
+import type { Caller } from "@/lib/limits/caller";
 import { revalidateCatalogue } from "@/lib/categories/cache";
 import { errors as joseErrors } from "jose";
-import { assertWithinLimit, MAILS_PER_ADDRESS, takeToken } from "@/lib/api/throttle";
+import { assertWithinLimit, MAILS_PER_ADDRESS, takeToken } from "@/lib/limits/throttle";
 import { signLinkToken, verifyLinkToken } from "@/lib/auth/link-token";
 import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
@@ -22,8 +23,6 @@ const VALID_HOURS = 24;
 const AUDIENCE = "leadmarket-privacy";
 const CONFIRMATION_KIND = `${PRIVATE_KIND_PREFIX}confirmation`;
 const ACCESS_KIND = `${PRIVATE_KIND_PREFIX}access-report`;
-
-type Caller = { clientIp: string };
 
 export function signPrivacyToken(requestId: string, kind: PrivacyKind, now = new Date()): Promise<string> {
   return signLinkToken(

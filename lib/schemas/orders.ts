@@ -52,11 +52,18 @@ export const replacementBody = z.object({
     .max(MAX_REPORTED_ADDRESSES, TOO_MANY_ADDRESSES),
 });
 
-/** Addresses as a claim reads them out of pasted text or a CSV file: any cell that holds one. */
-const ADDRESS_IN_TEXT = /[^\s@"'`,;:<>()[\]]+@[^\s@"'`,;:<>()[\]]+\.[^\s@"'`,;:<>()[\]]+/g;
+// Addresses as a claim reads them out of pasted text or a CSV file: any cell that holds one. The
+// text is split into cells at separators, then each cell gets one anchored check, so the work is
+// linear in the text's length: a pattern searched across the whole text backtracks (quadratic on a
+// long run of letters). A cell longer than any address is no address.
+const CELL_SEPARATORS = /[\s"'`,;:<>()[\]]+/;
+const ADDRESS_CELL = /^[^@]+@[^@]+\.[^@]+$/;
+const MAX_ADDRESS_LENGTH = 320;
 
 export function addressesInText(text: string): string[] {
-  return text.match(ADDRESS_IN_TEXT) ?? [];
+  return text
+    .split(CELL_SEPARATORS)
+    .filter((cell) => cell.length <= MAX_ADDRESS_LENGTH && ADDRESS_CELL.test(cell));
 }
 
 /** An accepted claim, as `GET /api/orders/{key}` and the claim itself answer it. */

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_LOCATION, LOCATIONS } from "@/lib/categories/location";
 import { PACKAGE_IDS } from "@/lib/packages";
-
-const emailSchema = z.email();
+import { personEmail } from "@/lib/schemas/common";
 
 // The product's create payload. Only categoryId, packageType and location are trusted; the client's
 // amount, leadCount and titles are accepted (so the product's client works unchanged) but never used: the
@@ -22,8 +21,8 @@ export const createPaymentBody = z
     email: z
       .string("Enter a valid email address")
       .trim()
-      .max(254, "Enter a valid email address")
-      .refine((value) => value === "" || emailSchema.safeParse(value).success, "Enter a valid email address")
+      .transform((value) => value || undefined)
+      .pipe(personEmail.optional())
       .optional(),
   })
   .refine((body) => body.packageType ?? body.selectedPackage, {
@@ -34,7 +33,7 @@ export const createPaymentBody = z
     categoryId: body.categoryId,
     packageType: (body.packageType ?? body.selectedPackage)!,
     location: body.location,
-    email: body.email ? body.email.toLowerCase() : undefined,
+    email: body.email,
   }));
 
 export type CreatePaymentBody = z.input<typeof createPaymentBody>;

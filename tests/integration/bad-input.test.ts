@@ -18,7 +18,7 @@ const routes: Record<string, Record<string, unknown>> = {
   "/api/leads": await import("@/app/api/leads/route"),
   "/api/leads/[id]": await import("@/app/api/leads/[id]/route"),
   "/api/leads/filter": await import("@/app/api/leads/filter/route"),
-  "/api/leads/download/[id]": await import("@/app/api/leads/download/[id]/route"),
+  "/api/leads/download/[key]": await import("@/app/api/leads/download/[key]/route"),
   "/api/custom-request": await import("@/app/api/custom-request/route"),
   "/api/payment/create": await import("@/app/api/payment/create/route"),
   "/api/payment/status/[id]": await import("@/app/api/payment/status/[id]/route"),

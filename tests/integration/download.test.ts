@@ -19,7 +19,7 @@ delete process.env.NOWPAYMENTS_API_KEY;
 const { POST: create } = await import("@/app/api/payment/create/route");
 const { GET: status } = await import("@/app/api/payment/status/[id]/route");
 const { POST: testPay } = await import("@/app/api/payment/test/[id]/route");
-const { GET: download } = await import("@/app/api/leads/download/[id]/route");
+const { GET: download } = await import("@/app/api/leads/download/[key]/route");
 const { copyPool, db, pool } = await import("@/lib/db");
 const { csvCell: cell, csvLine } = await import("@/lib/csv");
 const csvCell = (value: string) => cell(value, { keepPhoneNumbers: true });
@@ -83,7 +83,7 @@ async function buyAndPay(categoryId: string, packageType: string) {
 
 async function fetchFile(id: string, format?: "xlsx") {
   const query = format ? `?format=${format}` : `?category=x&count=5`;
-  const response = await call(download, `/api/leads/download/${id}${query}`, { params: { id } });
+  const response = await call(download, `/api/leads/download/${id}${query}`, { params: { key: id } });
   return { response, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -260,7 +260,7 @@ describe("GET /api/leads/download/{paymentId}", () => {
     // More abandoned downloads than the COPY pool has connections: a leaked one would leave the
     // last download waiting for ever.
     for (let i = 0; i < 12; i++) {
-      const response = await call(download, `/api/leads/download/${key}`, { params: { id: key } });
+      const response = await call(download, `/api/leads/download/${key}`, { params: { key } });
       const reader = response.body!.getReader();
       await reader.read();
       await reader.cancel();
@@ -273,7 +273,7 @@ describe("GET /api/leads/download/{paymentId}", () => {
     const { key } = await buyAndPay(big, "starter");
     for (let i = 0; i < 12; i++) {
       const response = await call(download, `/api/leads/download/${key}?format=xlsx`, {
-        params: { id: key },
+        params: { key },
       });
       const reader = response.body!.getReader();
       await reader.read();
@@ -292,7 +292,7 @@ describe("GET /api/leads/download/{paymentId}", () => {
       await buyAndPay(big, "premium"),
     ];
     const open = (key: string, address: string) =>
-      call(download, `/api/leads/download/${key}`, { params: { id: key }, headers: fromAddress(address) });
+      call(download, `/api/leads/download/${key}`, { params: { key }, headers: fromAddress(address) });
     const held = [await open(a.key, "10.3.0.1"), await open(a.key, "10.3.0.2")];
     const third = await open(a.key, "10.3.0.3");
     expect(third.status).toBe(429);
@@ -315,7 +315,7 @@ describe("GET /api/leads/download/{paymentId}", () => {
   it("drops a reader that takes nothing for DOWNLOAD_IDLE_SECONDS: connection and places released", async () => {
     const { key } = await buyAndPay(big, "premium");
     const open = () =>
-      call(download, `/api/leads/download/${key}`, { params: { id: key }, headers: fromAddress("10.3.1.1") });
+      call(download, `/api/leads/download/${key}`, { params: { key }, headers: fromAddress("10.3.1.1") });
     const stalled = [await open(), await open()];
     expect(stalled.map((response) => response.status)).toEqual([200, 200]);
     expect((await open()).status).toBe(429);
@@ -334,7 +334,7 @@ describe("GET /api/leads/download/{paymentId}", () => {
     const taken = await Promise.all(Array.from({ length: 10 }, () => copyPool().connect()));
     try {
       const started = Date.now();
-      const busy = await call(download, `/api/leads/download/${key}`, { params: { id: key } });
+      const busy = await call(download, `/api/leads/download/${key}`, { params: { key } });
       expect(busy.status).toBe(503);
       expect(Number(busy.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(Date.now() - started).toBeLessThan(6_000);
@@ -366,7 +366,7 @@ describe("GET /api/leads/download/{paymentId}", () => {
       data: { downloadExpiresAt: new Date(Date.now() - 1000) },
     });
     const response = await callJson<{ message: string }>(download, `/api/leads/download/${key}`, {
-      params: { id: key },
+      params: { key },
     });
     expect(response.status).toBe(410);
     expect(response.body.message).toContain("http://localhost:3999/orders");
@@ -375,9 +375,9 @@ describe("GET /api/leads/download/{paymentId}", () => {
   });
 
   it("rejects a bad format or id", async () => {
-    const bad = await callJson(download, "/api/leads/download/abc?format=pdf", { params: { id: "abc" } });
+    const bad = await callJson(download, "/api/leads/download/abc?format=pdf", { params: { key: "abc" } });
     expect(bad.status).toBe(400);
-    const badId = await callJson(download, "/api/leads/download/a.b", { params: { id: "a.b" } });
+    const badId = await callJson(download, "/api/leads/download/a.b", { params: { key: "a.b" } });
     expect(badId.status).toBe(400);
   });
 });

@@ -14,7 +14,7 @@ delete process.env.NOWPAYMENTS_API_KEY;
 const { POST: create } = await import("@/app/api/payment/create/route");
 const { GET: status } = await import("@/app/api/payment/status/[id]/route");
 const { POST: testPay } = await import("@/app/api/payment/test/[id]/route");
-const { GET: download } = await import("@/app/api/leads/download/[id]/route");
+const { GET: download } = await import("@/app/api/leads/download/[key]/route");
 const { GET: getCategories } = await import("@/app/api/categories/route");
 const { GET: getCategory } = await import("@/app/api/categories/[id]/route");
 const { GET: filterLeads } = await import("@/app/api/leads/filter/route");
@@ -95,7 +95,7 @@ async function buy(categoryId: string, location?: string) {
 }
 
 async function column(key: string, name: string): Promise<string[]> {
-  const response = await call(download, `/api/leads/download/${key}`, { params: { id: key } });
+  const response = await call(download, `/api/leads/download/${key}`, { params: { key } });
   expect(response.status).toBe(200);
   const [header, ...rows] = (await response.text())
     .replace(/^\uFEFF/, "")

@@ -17,7 +17,7 @@ const { standin, smtp } = store;
 const { POST: create } = await import("@/app/api/payment/create/route");
 const { GET: status } = await import("@/app/api/payment/status/[id]/route");
 const { POST: ipn } = await import("@/app/api/payment/ipn/route");
-const { GET: download } = await import("@/app/api/leads/download/[id]/route");
+const { GET: download } = await import("@/app/api/leads/download/[key]/route");
 const { GET: orderApi } = await import("@/app/api/orders/[key]/route");
 const { POST: cancel } = await import("@/app/api/orders/[key]/cancel/route");
 const { POST: lookup } = await import("@/app/api/orders/lookup/route");
@@ -114,7 +114,7 @@ describe("receipt and order page API", () => {
       expiresAt: new Date(row.paidAt!.getTime() + 30 * 24 * HOUR).toISOString(),
       replacement: null,
     });
-    const file = await call(download, `/api/leads/download/${key}`, { params: { id: key } });
+    const file = await call(download, `/api/leads/download/${key}`, { params: { key } });
     expect(file.status).toBe(200);
     expect((await file.text()).trimEnd().split("\r\n")).toHaveLength(1001);
 
@@ -175,9 +175,9 @@ describe("Find my orders", () => {
       where: { downloadKey: paidKey },
       data: { downloadExpiresAt: new Date(Date.now() - 24 * HOUR) },
     });
-    expect((await call(download, `/api/leads/download/${paidKey}`, { params: { id: paidKey } })).status).toBe(
-      410,
-    );
+    expect(
+      (await call(download, `/api/leads/download/${paidKey}`, { params: { key: paidKey } })).status,
+    ).toBe(410);
 
     expect((await askForOrders("Finder@Example.com")).status).toBe(202);
     const mail = await smtp.waitFor((m) => m.subject === "Your LeadMarket orders");
@@ -190,7 +190,7 @@ describe("Find my orders", () => {
     expect(JSON.stringify(listed)).not.toContain(unpaidKey);
     const expires = new Date(listed![0].expiresAt!).getTime();
     expect(Math.abs(expires - (Date.now() + 30 * 24 * HOUR))).toBeLessThan(60_000);
-    const renewed = await call(download, `/api/leads/download/${paidKey}`, { params: { id: paidKey } });
+    const renewed = await call(download, `/api/leads/download/${paidKey}`, { params: { key: paidKey } });
     expect(renewed.status).toBe(200);
     // Read to the end: an unread download holds its COPY connection.
     expect((await renewed.text()).trimEnd().split("\r\n")).toHaveLength(1001);

@@ -20,7 +20,7 @@ const { POST: create } = await import("@/app/api/payment/create/route");
 const { GET: status } = await import("@/app/api/payment/status/[id]/route");
 const { POST: ipn } = await import("@/app/api/payment/ipn/route");
 const { POST: cancel } = await import("@/app/api/orders/[key]/cancel/route");
-const { GET: download } = await import("@/app/api/leads/download/[id]/route");
+const { GET: download } = await import("@/app/api/leads/download/[key]/route");
 const { GET: saleDetail } = await import("@/app/api/admin/sales/[id]/route");
 const { POST: recheck } = await import("@/app/api/admin/sales/[id]/recheck/route");
 const { db, pool } = await import("@/lib/db");
@@ -89,7 +89,7 @@ describe("status by an NP_id we have not stored", () => {
     expect((await check(invoiceId!)).body).toMatchObject({ status: "finished", paid: true });
     // Provider ids still never open a download.
     const file = await call(download, `/api/leads/download/${payment.payment_id}`, {
-      params: { id: String(payment.payment_id) },
+      params: { key: String(payment.payment_id) },
       headers: fromAddress(nextAddress()),
     });
     expect(file.status).toBe(404);
@@ -165,8 +165,12 @@ describe("returned NP_ids with the order's key", () => {
     for (let i = 0; i < 29; i += 1) {
       const id = "B".repeat(42) + String(i % 10);
       expect(
-        (await call(download, `/api/leads/download/${id}`, { params: { id }, headers: fromAddress(address) }))
-          .status,
+        (
+          await call(download, `/api/leads/download/${id}`, {
+            params: { key: id },
+            headers: fromAddress(address),
+          })
+        ).status,
       ).toBe(404);
     }
     // The 30th unknown lookup of the address: answered, and counted.
@@ -227,7 +231,7 @@ describe("a payment made after cancelling", () => {
       status: "finished",
       paid: true,
     });
-    const file = await call(download, `/api/leads/download/${key}`, { params: { id: key } });
+    const file = await call(download, `/api/leads/download/${key}`, { params: { key } });
     expect(file.status).toBe(200);
     expect((await file.text()).trimEnd().split("\r\n")).toHaveLength(1001);
   });

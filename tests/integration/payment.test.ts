@@ -19,7 +19,7 @@ const { POST: create } = await import("@/app/api/payment/create/route");
 const { GET: status } = await import("@/app/api/payment/status/[id]/route");
 const { POST: ipn } = await import("@/app/api/payment/ipn/route");
 const { POST: testPay } = await import("@/app/api/payment/test/[id]/route");
-const { GET: download } = await import("@/app/api/leads/download/[id]/route");
+const { GET: download } = await import("@/app/api/leads/download/[key]/route");
 const { db, pool } = await import("@/lib/db");
 const { encryptSecret } = await import("@/lib/settings/crypto");
 const { NowPaymentsProvider } = await import("@/lib/payments/nowpayments");
@@ -475,11 +475,11 @@ describe("downloads tied to payment", () => {
   it("refuses unpaid and unknown orders", async () => {
     const created = await buy();
     const unpaid = await callJson(download, `/api/leads/download/${created.paymentId}`, {
-      params: { id: created.paymentId },
+      params: { key: created.paymentId },
     });
     expect(unpaid.status).toBe(402);
     expect(JSON.stringify(unpaid.body)).not.toMatch(/@/);
-    const unknown = await callJson(download, "/api/leads/download/123", { params: { id: "123" } });
+    const unknown = await callJson(download, "/api/leads/download/123", { params: { key: "123" } });
     expect(unknown.status).toBe(404);
   });
 
@@ -491,7 +491,7 @@ describe("downloads tied to payment", () => {
     expect((await sendIpn(signed.body, signed.signature)).status).toBe(200);
     const get = (id: string) =>
       call(download, `/api/leads/download/${id}`, {
-        params: { id },
+        params: { key: id },
         headers: fromAddress(nextAddress()),
       });
     for (const providerId of [invoiceId, String(payment.payment_id)]) {
@@ -524,7 +524,7 @@ describe("limits", () => {
     const before = standin.paymentLookups();
     const get = (id: string) =>
       call(download, `/api/leads/download/${id}`, {
-        params: { id },
+        params: { key: id },
         headers: fromAddress(address),
       });
     for (let i = 0; i < 30; i += 1) {

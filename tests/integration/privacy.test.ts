@@ -18,7 +18,7 @@ const { standin, smtp } = store;
 
 const { POST: create } = await import("@/app/api/payment/create/route");
 const { POST: ipn } = await import("@/app/api/payment/ipn/route");
-const { GET: download } = await import("@/app/api/leads/download/[id]/route");
+const { GET: download } = await import("@/app/api/leads/download/[key]/route");
 const { POST: requestRoute } = await import("@/app/api/privacy/requests/route");
 const { POST: confirmRoute } = await import("@/app/api/privacy/requests/confirm/route");
 const { GET: adminList } = await import("@/app/api/admin/privacy-requests/route");
@@ -92,7 +92,7 @@ async function buy(categoryId: string): Promise<string> {
 
 async function csvOf(key: string): Promise<string> {
   const response = await call(download, `/api/leads/download/${key}`, {
-    params: { id: key },
+    params: { key },
     headers: fromAddress(nextAddress()),
   });
   expect(response.status).toBe(200);

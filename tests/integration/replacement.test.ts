@@ -18,7 +18,7 @@ const { standin, smtp } = store;
 
 const { POST: create } = await import("@/app/api/payment/create/route");
 const { POST: ipn } = await import("@/app/api/payment/ipn/route");
-const { GET: download } = await import("@/app/api/leads/download/[id]/route");
+const { GET: download } = await import("@/app/api/leads/download/[key]/route");
 const { GET: orderApi } = await import("@/app/api/orders/[key]/route");
 const { POST: claimRoute } = await import("@/app/api/orders/[key]/replacement/route");
 const { GET: quarantineList } = await import("@/app/api/admin/categories/quarantine/route");
@@ -93,7 +93,7 @@ const categoryCount = async (id: string) => (await db().category.findUniqueOrThr
 
 async function csvOf(key: string): Promise<string[]> {
   const response = await call(download, `/api/leads/download/${key}`, {
-    params: { id: key },
+    params: { key },
     headers: fromAddress(nextAddress()),
   });
   expect(response.status).toBe(200);
@@ -223,6 +223,21 @@ describe("the 5% threshold", () => {
     const empty = await claim(await buy(category), csvUpload("a,b\n1,2\n"));
     expect(empty.status).toBe(400);
     expect(empty.body.message).toBe("The file holds no email addresses");
+  });
+
+  it("limits claim uploads per client address: the eleventh in an hour is 429 with Retry-After", async () => {
+    const key = await buy(category);
+    const headers = fromAddress(nextAddress());
+    const upload = () =>
+      callJson(claimRoute, `/api/orders/${key}/replacement`, {
+        params: { key },
+        headers,
+        body: csvUpload("a,b\n1,2\n"),
+      });
+    for (let attempt = 0; attempt < 10; attempt += 1) expect((await upload()).status).toBe(400);
+    const refused = await upload();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
   it("answers 404 for an unknown key or an unpaid order, 410 once 30 days passed, 400 for bad input", async () => {

@@ -233,7 +233,8 @@ describe("schema and migrations", () => {
         "orders unique download_key",
         "orders unique invoice_id",
         "orders unique provider_payment_id",
-        // Sliding-window limits count recent rows per key (lib/api/throttle.ts, lib/auth/login.ts).
+        // Sliding-window limits count recent rows per key (lib/limits/throttle.ts, lib/auth/login.ts,
+        // lib/custom-requests/rate-limit.ts).
         "throttle_events bucket, created_at",
         "login_attempts email, created_at",
         "login_attempts ip, created_at",

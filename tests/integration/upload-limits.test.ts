@@ -9,7 +9,7 @@ import { callJson } from "../support/routes";
 process.env.CUSTOM_REQUEST_LIMIT = "2";
 const { POST } = await import("@/app/api/custom-request/route");
 const { db, pool } = await import("@/lib/db");
-const { MAX_CONCURRENT_UPLOADS } = await import("@/lib/custom-requests/intake");
+const { MAX_UPLOADS: MAX_CONCURRENT_UPLOADS } = await import("@/lib/limits/uploads");
 
 afterAll(async () => {
   await db().$disconnect();

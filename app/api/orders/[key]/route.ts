@@ -1,4 +1,3 @@
-import { clientAddress } from "@/lib/api/client-address";
 import { route } from "@/lib/api/handler";
 import { orderSummary } from "@/lib/orders/summary";
 import { orderKeyParams } from "@/lib/schemas/orders";
@@ -6,8 +5,8 @@ import { orderKeyParams } from "@/lib/schemas/orders";
 export const dynamic = "force-dynamic";
 
 // GET /api/orders/{key} - the buyer's order by its download key
-export const GET = route({ params: orderKeyParams }, async ({ params, request }) => {
-  const summary = await orderSummary(params.key, { clientIp: clientAddress(request.headers) });
+export const GET = route({ params: orderKeyParams }, async ({ params, caller }) => {
+  const summary = await orderSummary(params.key, caller);
   return Response.json(summary, {
     headers: { "cache-control": "no-store", "referrer-policy": "no-referrer" },
   });

@@ -1,15 +1,16 @@
-import { clientAddress } from "@/lib/api/client-address";
 import { route } from "@/lib/api/handler";
-import { readClaimAddresses } from "@/lib/orders/claim-input";
-import { claimReplacement } from "@/lib/orders/replacement";
+import { CLAIM_LIMITS, readClaimAddresses } from "@/lib/orders/claim-input";
+import { claimableOrder, claimReplacement } from "@/lib/orders/replacement";
 import { orderKeyParams } from "@/lib/schemas/orders";
 
 export const dynamic = "force-dynamic";
 
 // POST /api/orders/{key}/replacement - report invalid leads (JSON list or CSV upload) for replacement
-export const POST = route({ params: orderKeyParams }, async ({ params, request }) => {
-  const addresses = await readClaimAddresses(request);
-  const answer = await claimReplacement(params.key, addresses, { clientIp: clientAddress(request.headers) });
+export const POST = route({ params: orderKeyParams, upload: true }, async ({ params, caller, upload }) => {
+  // The key must name a paid order before any of the body is read.
+  const order = await claimableOrder(params.key, caller);
+  const addresses = await readClaimAddresses(await upload.read(CLAIM_LIMITS), caller.clientIp);
+  const answer = await claimReplacement(order, addresses);
   return Response.json(answer, {
     status: 201,
     headers: { "cache-control": "no-store", "referrer-policy": "no-referrer" },

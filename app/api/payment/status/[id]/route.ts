@@ -1,4 +1,3 @@
-import { clientAddress } from "@/lib/api/client-address";
 import { route } from "@/lib/api/handler";
 import { paymentStatus } from "@/lib/orders/access";
 import { paymentIdParams, paymentStatusQuery } from "@/lib/schemas/payment";
@@ -8,8 +7,8 @@ export const dynamic = "force-dynamic";
 // GET /api/payment/status/{id} - status and amount by download key, provider payment id or invoice id
 export const GET = route(
   { params: paymentIdParams, query: paymentStatusQuery },
-  async ({ params, query, request }) => {
-    const answer = await paymentStatus(params.id, { clientIp: clientAddress(request.headers) }, query.NP_id);
+  async ({ params, query, caller }) => {
+    const answer = await paymentStatus(params.id, caller, query.NP_id);
     return Response.json(answer, { headers: { "cache-control": "no-store" } });
   },
 );

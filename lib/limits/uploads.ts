@@ -1,0 +1,88 @@
+import "server-only";
+import type { Readable } from "node:stream";
+import { BusyError } from "@/lib/concurrency";
+import { badRequest, tooManyRequests, type AppError, type FileTooLargeError } from "@/lib/errors";
+
+// Uploads received at once by this process. Each is streamed to its storage a chunk at a time, so
+// a slot costs little memory; the caps keep a burst of visitors (or one visitor opening many) from
+// taking every database connection and socket. A trickling client is cut off by the idle timeout
+// and the deadline (lib/api/upload.ts), so it holds its slot briefly and never blocks the others.
+export const MAX_UPLOADS = 16;
+export const MAX_UPLOADS_PER_ADDRESS = 2;
+
+let active = 0;
+const perAddress = new Map<string, number>();
+
+/**
+ * Takes an upload slot for `clientIp` and answers its release (idempotent): 503 with Retry-After
+ * when the process receives its maximum, 429 when the address already sends its two.
+ */
+export function takeUploadSlot(clientIp: string): () => void {
+  if (active >= MAX_UPLOADS) {
+    throw new BusyError("The server is receiving many uploads. Please try again in a moment.", 10);
+  }
+  const mine = perAddress.get(clientIp) ?? 0;
+  if (mine >= MAX_UPLOADS_PER_ADDRESS) {
+    throw tooManyRequests(
+      `At most ${MAX_UPLOADS_PER_ADDRESS} uploads from one address at a time. Please wait for one to finish.`,
+      10,
+    );
+  }
+  active += 1;
+  perAddress.set(clientIp, mine + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    active -= 1;
+    const left = (perAddress.get(clientIp) ?? 1) - 1;
+    if (left > 0) perAddress.set(clientIp, left);
+    else perAddress.delete(clientIp);
+  };
+}
+
+/** How an upload route bounds its body (lib/api/upload.ts applies it). */
+export type UploadLimits = {
+  /** The whole multipart body, framing included, counted on the bytes as they arrive. */
+  maxBytes: number;
+  /** Each file. */
+  maxFileBytes: number;
+  files: number;
+  fields?: number;
+  fieldBytes?: number;
+  /** The JSON alternative's bound (64 KB unless given). */
+  jsonBytes?: number;
+  /** From the slot's taking to the body's end. */
+  deadlineSeconds: number;
+  /** The refusal of a body over `maxBytes`, and of a file over `maxFileBytes`. */
+  tooLarge: () => FileTooLargeError;
+  fileTooLarge: (fileName: string) => FileTooLargeError;
+  /** The refusal of a body neither JSON nor multipart. */
+  unsupported: () => AppError;
+};
+
+/** One part of a multipart body as it arrives: a text field, or a file to read (or leave) now. */
+export type FormPart = { name: string; value: string } | { name: string; fileName: string; file: Readable };
+
+/** A request body as domain code reads it: a JSON value, or the multipart parts as they arrive. */
+export type FormBody = { json: unknown } | { parts: AsyncIterable<FormPart> };
+
+/**
+ * Hands the first file part named `field` to `consume` and answers what it answers; other parts
+ * are skipped. 400 with `missing` (as the field's error) when no such file arrives.
+ */
+export async function consumeFile<T>(
+  body: FormBody,
+  field: string,
+  missing: string,
+  consume: (file: Readable) => Promise<T>,
+): Promise<T> {
+  if (!("parts" in body)) {
+    throw badRequest(`Upload the file as multipart/form-data in the field "${field}"`, { [field]: missing });
+  }
+  for await (const part of body.parts) {
+    // Awaited here: leaving the loop stops the parts, which must wait for the file to be read.
+    if ("file" in part && part.name === field) return await consume(part.file);
+  }
+  throw badRequest("No file was uploaded", { [field]: missing });
+}

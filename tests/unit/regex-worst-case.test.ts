@@ -1,0 +1,72 @@
+// Every regular expression that runs on what a visitor sends (claims, custom requests and their
+// file names, imports, order lookups, privacy requests, client addresses) fed a 1 MB worst case:
+// each must finish within a second, i.e. in linear time. A pattern that backtracks takes minutes
+// here and freezes the whole server in production (a single-threaded event loop).
+import { describe, expect, it } from "vitest";
+import { addressFrom, limitBucket } from "@/lib/api/client-address";
+import { attachmentHeaders } from "@/lib/api/attachment";
+import { checkFile, sanitizeFileName } from "@/lib/custom-requests/files";
+import { mapHeader, normalizeHeader, parseVerifiedAt, toLead } from "@/lib/leads/import";
+import { customRequestSchema, fileExtension } from "@/lib/schemas/custom-request";
+import { addressesInText, orderKeyParams, orderLookupBody, replacementBody } from "@/lib/schemas/orders";
+import { privacyRequestBody } from "@/lib/schemas/privacy";
+
+const MB = 1024 * 1024;
+const repeat = (unit: string) => unit.repeat(Math.ceil(MB / unit.length));
+
+// Shapes that make a backtracking pattern retry from every position: long runs of one character,
+// alternations of the pattern's own separators, and near-misses that fail only at the very end.
+const WORST = [
+  repeat("a"),
+  repeat("a@"),
+  repeat("a."),
+  repeat("@."),
+  repeat(". "),
+  repeat(" "),
+  repeat("%"),
+  repeat(":"),
+  repeat("1/"),
+  `a@${repeat("b")}`,
+  `a@b${repeat(".")}!`,
+  `a${repeat(". ")}b`,
+  `${repeat("a@b.c")}@`,
+  `::ffff:${repeat("1.")}`,
+];
+
+function timed(run: () => unknown): number {
+  const started = performance.now();
+  run();
+  return performance.now() - started;
+}
+
+const cases: [string, (input: string) => unknown][] = [
+  ["addressesInText (claims)", addressesInText],
+  ["replacementBody (claims)", (input) => replacementBody.safeParse({ emails: [input] })],
+  ["orderKeyParams", (input) => orderKeyParams.safeParse({ key: input })],
+  ["orderLookupBody", (input) => orderLookupBody.safeParse({ email: input })],
+  ["privacyRequestBody", (input) => privacyRequestBody.safeParse({ email: input, kind: "erasure" })],
+  [
+    "customRequestSchema",
+    (input) => customRequestSchema.safeParse({ name: input, email: input, message: input, website: input }),
+  ],
+  ["sanitizeFileName", (input) => sanitizeFileName(`${input}.pdf`, "pdf")],
+  ["fileExtension", (input) => fileExtension(input)],
+  ["checkFile", (input) => checkFile(`${input}.csv`, Buffer.from("a,b\n"))],
+  ["attachmentHeaders", (input) => attachmentHeaders(input, "text/csv")],
+  ["normalizeHeader and mapHeader (imports)", (input) => mapHeader([normalizeHeader(input), input])],
+  ["parseVerifiedAt (imports)", (input) => parseVerifiedAt(input, "UK", new Date())],
+  [
+    "toLead (imports)",
+    (input) => toLead(mapHeader(["email", "name", "verified"]), [input, input, input], new Date()),
+  ],
+  ["limitBucket", limitBucket],
+  ["addressFrom", (input) => addressFrom(new Headers({ "x-forwarded-for": `${input}, 10.0.0.1` }), 2)],
+];
+
+describe("regular expressions on visitor input", () => {
+  for (const [name, run] of cases) {
+    it(`${name} reads 1 MB worst cases in linear time`, () => {
+      for (const input of WORST) expect(timed(() => run(input))).toBeLessThan(1000);
+    });
+  }
+});
