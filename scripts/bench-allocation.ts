@@ -13,7 +13,7 @@ const EARLIER_ORDERS = 50;
 const RUNS = 5;
 const BUYER = "returning.buyer@example.com";
 
-const database = await createTestDatabase("leadmarket_bench_allocation");
+const database = await createTestDatabase("leadmarket_allocation_bench");
 process.env.DATABASE_URL = database.url;
 const { closeDatabase, transaction } = await import("../lib/db");
 const { allocateLeads } = await import("../lib/orders/settle");
@@ -29,7 +29,7 @@ async function createCategory(pool: Pool): Promise<string> {
   await pool.query(
     `INSERT INTO leads (category_id, first_name, last_name, email, country, verified_at)
      SELECT $1::uuid, 'First', 'Last', 'person' || g || '@company' || (g / 20) || '.example', 'USA',
-            date_trunc('day', now()) - (g * 7919 % 120) * interval '1 day'
+            date_trunc('day', now()) - (g::bigint * 7919 % 120) * interval '1 day'
        FROM generate_series(1, $2::int) AS g`,
     [rows[0].id, CATEGORY_LEADS],
   );
@@ -66,6 +66,8 @@ async function timed(work: Parameters<typeof transaction<number>>[0]): Promise<n
 
 async function main(): Promise<void> {
   const pool = new Pool({ connectionString: database.url });
+  // Dropping the database at the end ends the idle connections.
+  pool.on("error", () => undefined);
   try {
     const started = Date.now();
     const category = await createCategory(pool);
