@@ -36,10 +36,12 @@ export async function boughtBefore(
   buyerEmail: string,
   tx: Tx = db(),
 ): Promise<bigint[]> {
-  const rows = await tx.$queryRaw<{ id: bigint }[]>`
+  // One array value, not a row per lead: tens of thousands of ids cross the wire in one piece.
+  const [{ ids }] = await tx.$queryRaw<{ ids: bigint[] }[]>`
     WITH delivered AS (
       SELECT o.category_id, ol.lead_id FROM orders o JOIN order_leads ol ON ol.order_id = o.id
        WHERE o.buyer_email = ${buyerEmail} AND o.paid_at IS NOT NULL)
+    SELECT coalesce(array_agg(id), '{}') AS ids FROM (
     SELECT l.id FROM delivered d JOIN leads l ON l.id = d.lead_id
      WHERE d.category_id = ${filter.categoryId}::uuid
        AND l.country = ${filter.country}::"Country" AND lead_sellable(l.quarantined_at, l.email_status)
@@ -50,8 +52,8 @@ export async function boughtBefore(
         WHERE category_id = ${filter.categoryId}::uuid AND email = bought.email
           AND country = ${filter.country}::"Country" AND ${SELLABLE_SQL}
         LIMIT 1) same
-     WHERE d.category_id <> ${filter.categoryId}::uuid`;
-  return rows.map((row) => row.id);
+     WHERE d.category_id <> ${filter.categoryId}::uuid) bought`;
+  return ids;
 }
 
 /** How freshLeadsQuery's rows rank, best first: for positions in an order. */
