@@ -4,6 +4,7 @@ import { assertWithinLimit } from "@/lib/limits/throttle";
 import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
 import { findCategory } from "@/lib/categories/public";
 import { db } from "@/lib/db";
+import { boughtBefore } from "@/lib/leads/allocation";
 import { env } from "@/lib/env";
 import type { Caller } from "@/lib/limits/caller";
 import { returnUrlFor } from "@/lib/orders/links";
@@ -17,6 +18,8 @@ import { Prisma } from "@/lib/generated/prisma/client";
 // Creating an order: the order row first, then the provider's invoice for it.
 
 const ORDER_WINDOW_SECONDS = 600;
+
+const n = (value: number) => value.toLocaleString("en-US");
 
 const NOT_CONFIGURED =
   "Payments are not configured: the store owner must add a NOWPayments API key in Settings (or set NOWPAYMENTS_API_KEY).";
@@ -54,10 +57,18 @@ export async function createPayment(
   const available = segment
     ? (await segmentCounts(category._id, location, segment)).count
     : category.countByLocation[location];
+  const where = `${segment ? " in this segment" : ""}${location === DEFAULT_LOCATION ? "" : ` in the ${LOCATION_NAMES[location]}`}`;
+  const fewer = `fewer than the ${pkg.leadsLabel} the ${pkg.name} package includes. Choose a smaller package${segment ? ", widen the segment" : ""} or request custom leads.`;
   if (available < pkg.leadCount) {
-    const where = location === DEFAULT_LOCATION ? "" : ` in the ${LOCATION_NAMES[location]}`;
+    throw conflict(`${category.title} has ${n(available)} leads${where}, ${fewer}`);
+  }
+  // Leads the buyer's email bought before are never delivered again: counted before any invoice.
+  const bought = input.email
+    ? (await boughtBefore({ categoryId: category._id, country: location, segment }, input.email)).length
+    : 0;
+  if (available - bought < pkg.leadCount) {
     throw conflict(
-      `${category.title} has ${available.toLocaleString("en-US")} leads${segment ? " in this segment" : ""}${where}, fewer than the ${pkg.leadsLabel} the ${pkg.name} package includes. Choose a smaller package${segment ? ", widen the segment" : ""} or request custom leads.`,
+      `${category.title} has ${n(available)} leads${where}; you bought ${n(bought)} of them before, which leaves ${n(available - bought)}, ${fewer}`,
     );
   }
   const provider = await getPaymentProvider();

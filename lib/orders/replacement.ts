@@ -6,7 +6,13 @@ import { env } from "@/lib/env";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import type { Location } from "@/lib/categories/location";
 import type { Segment } from "@/lib/segments/vocabularies";
-import { freshLeadsQuery } from "@/lib/leads/allocation";
+import {
+  boughtBefore,
+  FRESH_ORDER,
+  freshLeadsQuery,
+  prepareAllocation,
+  type FreshLeadFilter,
+} from "@/lib/leads/allocation";
 import type { Mail } from "@/lib/mail";
 import { queueMail } from "@/lib/mail/outbox";
 import { findByKey } from "@/lib/orders/access";
@@ -37,6 +43,7 @@ type LockedOrder = {
   location: Location;
   segment: Segment | null;
   paid_at: Date | null;
+  buyer_email: string | null;
 };
 
 type Delivered = { position: number; lead_id: bigint; email: string };
@@ -84,6 +91,18 @@ async function queueShortfallMail(tx: Tx, order: LockedOrder, shortfall: number,
   if (to) await queueMail(shortfallMail(to, order, shortfall, replaced), tx, "replacement-shortfall");
 }
 
+/** Replacements obey the order's allocation rules, and never repeat its leads or the reported ones. */
+async function replacementFilter(tx: Tx, order: LockedOrder, reported: string[]): Promise<FreshLeadFilter> {
+  const filter = { categoryId: order.category_id, country: order.location, segment: order.segment };
+  return {
+    ...filter,
+    notInOrderId: order.id,
+    notEmails: reported,
+    orderId: order.id,
+    ...(order.buyer_email ? { notIds: await boughtBefore(filter, order.buyer_email, tx) } : {}),
+  };
+}
+
 /**
  * The paid order a claim's key names, or 404 (an unknown key costs the caller an unknown lookup):
  * asked before the claim's body is read, and before any locking.
@@ -104,7 +123,8 @@ export async function claimReplacement(
 
   return transaction(async (tx) => {
     const [order] = await tx.$queryRaw<LockedOrder[]>`
-      SELECT id, category_id, lead_title, package_type::text, lead_count, location::text, segment, paid_at
+      SELECT id, category_id, lead_title, package_type::text, lead_count, location::text, segment, paid_at,
+             buyer_email
         FROM orders WHERE id = ${known.id}::uuid FOR UPDATE`;
     if (!order?.paid_at) throw notFound("Order not found");
     const closed = windowClosed(order, now);
@@ -139,8 +159,11 @@ export async function claimReplacement(
       select: { id: true },
     });
 
+    const filter = await replacementFilter(tx, order, reported);
+    await prepareAllocation(tx);
     const fresh = await tx.$queryRaw<{ id: bigint }[]>`
-      SELECT id FROM (${freshLeadsQuery({ categoryId: order.category_id, country: order.location, notInOrderId: order.id, notEmails: reported, segment: order.segment }, counted)}) AS fresh`;
+      SELECT id FROM (${freshLeadsQuery(filter, counted)}) AS fresh
+       ORDER BY ${FRESH_ORDER}`;
     const positions = delivered.slice(0, fresh.length).map((row) => row.position);
     await tx.$executeRaw`
       UPDATE order_leads ol SET lead_id = swap.lead_id

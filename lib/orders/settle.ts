@@ -2,7 +2,7 @@ import "server-only";
 import { transaction, type Tx } from "@/lib/db";
 import type { Location } from "@/lib/categories/location";
 import type { Segment } from "@/lib/segments/vocabularies";
-import { freshLeadsQuery } from "@/lib/leads/allocation";
+import { allocationInsert, boughtBefore, prepareAllocation } from "@/lib/leads/allocation";
 import { orderViewSelect } from "@/lib/orders/view";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { queueReceipt, queueSaleNotification } from "@/lib/orders/notify";
@@ -51,17 +51,28 @@ export async function recordEvent(tx: Tx, orderId: string, status: string, note 
 }
 
 /**
- * The order's leads, allocated once at its first payment: sellable leads of the order's country,
- * most recently verified first.
+ * The order's leads, allocated once at its first payment (lib/leads/allocation.ts): sellable leads
+ * of the order's country, least sold first, none its buyer's email bought before. Answers how many
+ * were allocated and how many the buyer's earlier purchases left out.
  */
-async function allocateLeads(
+export async function allocateLeads(
   tx: Tx,
-  order: { id: string; categoryId: string; leadCount: number; location: Location; segment: Segment | null },
-) {
-  return tx.$executeRaw`
-    INSERT INTO order_leads (order_id, position, lead_id)
-    SELECT ${order.id}::uuid, row_number() OVER (ORDER BY verified_at DESC, id), id
-      FROM (${freshLeadsQuery({ categoryId: order.categoryId, country: order.location, segment: order.segment }, order.leadCount)}) AS chosen`;
+  order: {
+    id: string;
+    categoryId: string;
+    leadCount: number;
+    location: Location;
+    segment: Segment | null;
+    buyerEmail: string | null;
+  },
+): Promise<{ allocated: number; excludedBought: number | null }> {
+  const filter = { categoryId: order.categoryId, country: order.location, segment: order.segment };
+  const bought = order.buyerEmail ? await boughtBefore(filter, order.buyerEmail, tx) : null;
+  await prepareAllocation(tx);
+  const allocated = await tx.$executeRaw(
+    allocationInsert(order.id, { ...filter, ...(bought ? { notIds: bought } : {}) }, order.leadCount),
+  );
+  return { allocated, excludedBought: bought && bought.length };
 }
 
 /**
@@ -85,9 +96,9 @@ async function reportedFields(tx: Tx, orderId: string, payment: ProviderPayment)
 /**
  * Applies what the provider says about a payment of this order, under a row lock so concurrent
  * callbacks and status checks serialise. Monotonic: a paid order never changes back, and an unpaid
- * one never moves to an earlier status. The first confirmation allocates the order's leads (most
- * recently verified first), opens its download window and queues the admin's notification and the
- * buyer's receipt in the same transaction, so the mails exist exactly when the sale does.
+ * one never moves to an earlier status. The first confirmation allocates the order's leads (least
+ * sold first), opens its download window and queues the admin's notification and the buyer's
+ * receipt in the same transaction, so the mails exist exactly when the sale does.
  * The caller has checked that `payment.orderId` is this order.
  */
 export async function applyPayment(orderId: string, payment: ProviderPayment): Promise<void> {
@@ -95,7 +106,7 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
     await tx.$executeRaw`SELECT 1 FROM orders WHERE id = ${orderId}::uuid FOR UPDATE`;
     const order = await tx.order.findUnique({
       where: { id: orderId },
-      select: orderViewSelect,
+      select: { ...orderViewSelect, buyerEmail: true },
     });
     if (!order) return;
     if (order.paidAt) {
@@ -116,7 +127,10 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
     });
     if (paid) {
       const now = new Date();
-      const allocated = await allocateLeads(tx, { ...order, segment: order.segment as Segment | null });
+      const { allocated, excludedBought } = await allocateLeads(tx, {
+        ...order,
+        segment: order.segment as Segment | null,
+      });
       await tx.order.update({
         where: { id: orderId },
         data: {
@@ -124,6 +138,7 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
           status: payment.status,
           paidAt: now,
           downloadExpiresAt: new Date(now.getTime() + DOWNLOAD_DAYS * 86_400_000),
+          excludedBought,
           // Leads removed between sale and payment: the order delivers what exists; the admin sees why.
           lastError:
             allocated < order.leadCount

@@ -90,6 +90,7 @@ describe("schema and migrations", () => {
         downloadExpiresAt: verifiedAt,
         receiptSentAt: verifiedAt,
         checkedAt: verifiedAt,
+        excludedBought: 600,
         leads: { create: [{ position: 0, leadId: lead.id }] },
         events: { create: [{ status: "finished", note: "Paid" }] },
       },
@@ -111,12 +112,19 @@ describe("schema and migrations", () => {
       downloadExpiresAt: verifiedAt,
       receiptSentAt: verifiedAt,
       checkedAt: verifiedAt,
+      excludedBought: 600,
     });
     // The database gives every order its download key: 43 base64url characters.
     expect(orderRead.downloadKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(orderRead.events).toMatchObject([{ orderId: order.id, status: "finished", note: "Paid" }]);
     expect(orderRead.currency).toBe("usd");
     expect(orderRead.leads).toEqual([{ orderId: order.id, position: 0, leadId: lead.id }]);
+    // The sold counter is written by the triggers on order_leads only.
+    const sale = { categoryId: category.id, leadId: lead.id };
+    expect(await prisma.leadSale.findUniqueOrThrow({ where: { categoryId_leadId: sale } })).toEqual({
+      ...sale,
+      sold: 1,
+    });
     const throttled = await prisma.throttleEvent.create({ data: { bucket: "f".repeat(64) } });
     expect(await prisma.throttleEvent.findUniqueOrThrow({ where: { id: throttled.id } })).toMatchObject({
       bucket: "f".repeat(64),
@@ -196,6 +204,7 @@ describe("schema and migrations", () => {
     expect(await prisma.attachment.count({ where: { requestId: request.id } })).toBe(0);
     await prisma.order.delete({ where: { id: order.id } });
     expect(await prisma.orderEvent.count({ where: { orderId: order.id } })).toBe(0);
+    expect(await prisma.leadSale.count({ where: { leadId: lead.id } })).toBe(0);
     await prisma.category.delete({ where: { id: category.id } });
     expect(await prisma.lead.count({ where: { categoryId: category.id } })).toBe(0);
   });
@@ -218,6 +227,8 @@ describe("schema and migrations", () => {
         'order_leads unique order_id, "position"',
         // Allocation and previews walk a category's leads most recently verified first.
         "leads category_id, verified_at DESC, id",
+        // Sold counters by category: probed per lead, read whole once the unsold leads run out.
+        "lead_sales unique category_id, lead_id",
         // Order lookups: by download key, by the provider's invoice and payment ids.
         "orders unique download_key",
         "orders unique invoice_id",
