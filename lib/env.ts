@@ -48,6 +48,10 @@ const schema = z.object({
     .optional(),
   EMAIL_VERIFIER_API_URL: z.url().optional(),
   EMAIL_VERIFIER_API_KEY: z.string().min(1).optional(),
+  // Addresses the provider is sent a calendar month (UTC), in all; unset: no cap.
+  EMAIL_VERIFIER_MONTHLY_LIMIT: z.coerce.number().int().min(0).optional(),
+  // Addresses the background re-checks take a second (DNS and provider alike); 0: no limit.
+  EMAIL_VERIFY_RATE: z.coerce.number().min(0).default(20),
 });
 
 export type Env = Omit<z.infer<typeof schema>, "APP_SECRET" | "PUBLIC_BASE_URL" | "PAYMENTS_TEST_MODE"> & {

@@ -35,11 +35,7 @@ export async function releaseQuarantine(categoryId: string): Promise<number> {
       where: { categoryId, quarantinedAt: { not: null } },
       data: { quarantinedAt: null },
     });
-    await tx.category.update({
-      where: { id: categoryId },
-      data: { count: { increment: count } },
-      select: { id: true },
-    });
+    // The triggers on leads move the category's count back.
     return count;
   });
 }

@@ -54,12 +54,12 @@ const MOVE_SKIPPING = `INSERT INTO leads (category_id, ${COLUMNS})
 const UNIQUE_VIOLATION = "23505";
 const COPY_INTO_LEADS = `COPY leads (category_id, ${COLUMNS}) FROM STDIN`;
 
-/** The category's count moves by exactly what was inserted, in the inserting transaction. */
-async function addToCount(client: PoolClient, categoryId: string, inserted: number): Promise<void> {
-  await client.query("UPDATE categories SET count = count + $2, updated_at = now() WHERE id = $1", [
-    categoryId,
-    inserted,
-  ]);
+/**
+ * Marks the category changed. Its count moves by the triggers on leads (the sellable rows
+ * inserted), in the inserting transaction.
+ */
+async function touchCategory(client: PoolClient, categoryId: string): Promise<void> {
+  await client.query("UPDATE categories SET updated_at = now() WHERE id = $1", [categoryId]);
 }
 
 async function move(client: PoolClient, categoryId: string): Promise<number> {
@@ -258,7 +258,7 @@ export async function insertLeadStream(
         }
       }
       if (staging) inserted += await move(client, categoryId);
-      await addToCount(client, categoryId, inserted);
+      await touchCategory(client, categoryId);
       return { received, inserted, suppressed };
     });
   } catch (error) {
@@ -284,7 +284,7 @@ export async function copyNewLeads(
     copyLines(batches, `${categoryId}\t`, (leads) => (inserted += leads)),
     client.query(copyFrom(COPY_INTO_LEADS)),
   );
-  await addToCount(client, categoryId, inserted);
+  await touchCategory(client, categoryId);
   return inserted;
 }
 

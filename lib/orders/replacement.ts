@@ -119,17 +119,13 @@ export async function claimReplacement(
     const threshold = replacementThreshold(order.lead_count);
     if (counted <= threshold) throw refusal(counted, notInOrder.length, threshold, order.lead_count);
 
-    const quarantined = await tx.lead.updateMany({
+    await tx.lead.updateMany({
       where: { id: { in: delivered.map((row) => row.lead_id) }, quarantinedAt: null },
       data: { quarantinedAt: now },
     });
-    // A category's count is what it can sell: quarantined leads leave it until released.
+    // A category's count is what it can sell: quarantined leads leave it (the triggers on leads
+    // move it) until released.
     afterCommit(tx, revalidateCatalogue);
-    await tx.category.update({
-      where: { id: order.category_id },
-      data: { count: { decrement: quarantined.count } },
-      select: { id: true },
-    });
 
     const fresh = await tx.$queryRaw<{ id: bigint }[]>`
       SELECT id FROM (${freshLeadsQuery({ categoryId: order.category_id, country: order.location, notInOrderId: order.id, notEmails: reported }, counted)}) AS fresh`;

@@ -160,6 +160,19 @@ describe("schema and migrations", () => {
     ).toEqual({ clientIp: "192.0.2.1", hour, count: 2 });
     await prisma.customRequestCount.delete({ where: { clientIp_hour: { clientIp: "192.0.2.1", hour } } });
 
+    const month = new Date("2026-11-01T00:00:00.000Z");
+    await prisma.verifierMonth.create({
+      data: { month, sent: 3, invalidFound: 1, lastError: "no credits", lastErrorAt: verifiedAt },
+    });
+    expect(await prisma.verifierMonth.findUniqueOrThrow({ where: { month } })).toEqual({
+      month,
+      sent: 3,
+      invalidFound: 1,
+      lastError: "no credits",
+      lastErrorAt: verifiedAt,
+    });
+    await prisma.verifierMonth.delete({ where: { month } });
+
     const attempt = await prisma.loginAttempt.create({
       data: { email: "a@b.c", ip: "::1", success: false, device: "d1", throttled: true },
     });
