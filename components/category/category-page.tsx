@@ -61,6 +61,7 @@ export async function CategoryPageBody({
         location={location}
         count={count}
         percent={category.verifiedRecentlyPercentByLocation[location]}
+        statusMix={category.statusMixByLocation[location]}
         updatedAt={category.updatedAt}
         image={image}
       />
@@ -130,6 +131,7 @@ async function CategoryBody({ category, pkg, location }: PurchaseCardProps) {
     title: lead.title,
     company: lead.company,
     location: [lead.city, lead.state].filter(Boolean).join(", ") || lead.country,
+    emailStatus: lead.emailStatus,
   }));
 
   return (
