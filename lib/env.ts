@@ -34,10 +34,11 @@ const schema = z.object({
   DOWNLOAD_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   // Where `npm start` keeps the embedded database when DATABASE_URL is unset.
   LEADMARKET_DATA_DIR: z.string().min(1).default(".data"),
-  // Resolvers for the mail-domain checks (`host:port,...`); unset: the system's.
+  // Resolvers for the mail-domain checks (`host:port,...`); `off`: no domain checks; unset: the system's.
   DNS_SERVERS: z
     .string()
     .transform((text, context) => {
+      if (text.trim().toLowerCase() === "off") return [];
       try {
         return parseDnsServers(text);
       } catch (error) {

@@ -12,6 +12,7 @@ import { conflict } from "../errors";
 import { pgTransaction } from "../pg-transaction";
 import type { Location } from "../categories/location";
 import { EmailHashes } from "./email-hashes";
+import type { EmailStatus } from "@/lib/verification/verify-addresses";
 import { TEXT_FIELDS } from "./fields";
 
 export type LeadInput = {
@@ -32,6 +33,8 @@ export type LeadInput = {
   country: Location;
   profileUrl: string;
   verifiedAt: Date;
+  /** Only copyNewLeads writes it (the demo's statuses); unset: `unknown`. */
+  emailStatus?: EmailStatus;
 };
 
 const COLUMNS = [...TEXT_FIELDS.map(({ column }) => column), "country", "verified_at"].join(", ");
@@ -53,6 +56,7 @@ const MOVE_SKIPPING = `INSERT INTO leads (category_id, ${COLUMNS})
     ON CONFLICT (category_id, email) DO NOTHING`;
 const UNIQUE_VIOLATION = "23505";
 const COPY_INTO_LEADS = `COPY leads (category_id, ${COLUMNS}) FROM STDIN`;
+const COPY_NEW_INTO_LEADS = `COPY leads (category_id, ${COLUMNS}, email_status) FROM STDIN`;
 
 /**
  * Marks the category changed. Its count moves by the triggers on leads (the sellable rows
@@ -167,7 +171,10 @@ function copyLines(
   async function* lines(): AsyncGenerator<string> {
     for await (const leads of batches) {
       let text = "";
-      for (const lead of leads) text += prefix + copyLine(lead, lead.email.toLowerCase());
+      for (const lead of leads) {
+        // The line without its newline, then the status.
+        text += `${prefix}${copyLine(lead, lead.email.toLowerCase()).slice(0, -1)}\t${lead.emailStatus ?? "unknown"}\n`;
+      }
       counted(leads.length);
       yield text;
     }
@@ -282,7 +289,7 @@ export async function copyNewLeads(
   let inserted = 0;
   await pipeline(
     copyLines(batches, `${categoryId}\t`, (leads) => (inserted += leads)),
-    client.query(copyFrom(COPY_INTO_LEADS)),
+    client.query(copyFrom(COPY_NEW_INTO_LEADS)),
   );
   await touchCategory(client, categoryId);
   return inserted;
