@@ -66,7 +66,7 @@ function monthOf(date: Date): string {
 }
 
 /** Takes `wanted` addresses from the month's allowance; false (nothing taken) when it lacks them. */
-async function reserve(month: string, wanted: number, limit: number | null): Promise<boolean> {
+export async function reserve(month: string, wanted: number, limit: number | null): Promise<boolean> {
   const { rowCount } = await pool().query(
     `INSERT INTO verifier_months AS m (month, sent) SELECT $1::date, $2::int WHERE $3::int IS NULL OR $2::int <= $3::int
      ON CONFLICT (month) DO UPDATE SET sent = m.sent + $2::int WHERE $3::int IS NULL OR m.sent + $2::int <= $3::int`,

@@ -83,7 +83,14 @@ export async function ordersForToken(token: string, now = new Date()): Promise<L
       ...orderViewSelect,
       createdAt: true,
       replacement: {
-        select: { reported: true, counted: true, replaced: true, shortfall: true, createdAt: true },
+        select: {
+          reported: true,
+          counted: true,
+          replaced: true,
+          shortfall: true,
+          heldForReview: true,
+          createdAt: true,
+        },
       },
     },
   });
