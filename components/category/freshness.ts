@@ -16,6 +16,16 @@ export function statusMixText(mix: StatusMix): string {
   return `${share(mix.valid)}% valid, ${share(mix.acceptAll)}% accept-all, ${share(mix.unknown)}% unknown`;
 }
 
+/** Every country's mix added up (the admin's view of a category). */
+export function allCountries(byLocation: Record<string, StatusMix>): StatusMix {
+  const mixes = Object.values(byLocation);
+  return {
+    valid: mixes.reduce((sum, mix) => sum + mix.valid, 0),
+    acceptAll: mixes.reduce((sum, mix) => sum + mix.acceptAll, 0),
+    unknown: mixes.reduce((sum, mix) => sum + mix.unknown, 0),
+  };
+}
+
 export function freshnessText(percent: number, updatedAt: string | null): string {
   const verified = `${percent}% verified in the last 30 days`;
   return updatedAt ? `${verified} · Updated ${DAY.format(new Date(updatedAt))}` : verified;

@@ -217,6 +217,12 @@ export async function claimReplacement(
         select: { id: true },
       });
     }
+    if (invalid.length > 0) {
+      await tx.$executeRaw`
+        INSERT INTO verifier_months AS m (month, invalid_found)
+        VALUES (date_trunc('month', ${now}::timestamptz AT TIME ZONE 'UTC')::date, ${invalid.length})
+        ON CONFLICT (month) DO UPDATE SET invalid_found = m.invalid_found + ${invalid.length}`;
+    }
     // Confirmed deliverable: checked and verified now.
     await tx.lead.updateMany({
       where: { id: { in: deliverable.map((row) => row.lead_id) } },

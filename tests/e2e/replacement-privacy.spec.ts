@@ -98,6 +98,7 @@ test("a buyer is refused at 5% with the counted number, claims from a CSV and se
   expect(await countOf()).toBe(before + 60);
   await page.getByRole("button", { name: "Dashboard" }).click();
   await expect(page.getByText("Replacement Rate")).toBeVisible();
+  await expect(page.getByText("Invalid Found")).toBeVisible();
 });
 
 test("a person asks for erasure, confirms from the mail, and is gone; the admin sees a masked request", async ({

@@ -8,6 +8,7 @@ import { startZeroBounceStandin, type ZeroBounceStandin } from "../support/zerob
 const { db, pool } = await import("@/lib/db");
 const { findAnyCategory } = await import("@/lib/categories/public");
 const { recheckDueLeads } = await import("@/lib/leads/recheck");
+const { getStats } = await import("@/lib/dashboard/stats");
 const { MailDomainChecker } = await import("@/lib/verification/mail-domain");
 const { ZeroBounce } = await import("@/lib/verification/zerobounce");
 
@@ -114,6 +115,8 @@ describe("re-checks", () => {
     expect(shown?.countByLocation.USA).toBe(4);
     const month = await db().verifierMonth.findFirstOrThrow();
     expect(month.invalidFound).toBe(2);
+    // The dashboard shows them as found this month.
+    expect((await getStats()).invalidFoundThisMonth).toBe(2);
 
     // A second run finds only the lead whose resolver failed still due, and gives it no verdict.
     expect(await run()).toEqual({ checked: 0, confirmed: 0, invalid: 0, stoppedBy: null });

@@ -120,6 +120,7 @@ describe("a claim checked again", () => {
     expect(new Set(await statuses([...gone, ...rejected]))).toEqual(new Set(["invalid"]));
     expect(new Set(await statuses(unsure))).toEqual(new Set(["unknown"]));
     expect(new Set(await statuses(fine))).toEqual(new Set(["valid"]));
+    expect((await db().verifierMonth.findFirstOrThrow()).invalidFound).toBe(60);
     // The 60 invalid ones left the count; the 30 unconfirmed ones are still for sale.
     expect((await db().category.findUniqueOrThrow({ where: { id: category } })).count).toBe(countBefore - 60);
 
