@@ -1,6 +1,5 @@
 import "server-only";
 import type { PoolClient } from "pg";
-import { revalidateCatalogue } from "@/lib/categories/cache";
 import { pool } from "@/lib/db";
 import { env } from "@/lib/env";
 import { pgTransaction } from "@/lib/pg-transaction";
@@ -208,8 +207,8 @@ export async function recheckDueLeads(options: RecheckOptions): Promise<RecheckR
     while (!done && result.stoppedBy === null) await pgTransaction(pool(), checkClaim);
   };
   await Promise.all(Array.from({ length: options.concurrency ?? 2 }, worker));
-  // Leads that turned invalid left the counts (the triggers moved them): the cached pages follow.
-  if (result.invalid > 0) revalidateCatalogue();
+  // Leads that turned invalid left the counts (the triggers moved them); the cached pages follow
+  // through catalogue_version, which the same statements bumped (this runs outside any request).
   return result;
 }
 
