@@ -34,10 +34,11 @@ const schema = z.object({
   DOWNLOAD_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   // Where `npm start` keeps the embedded database when DATABASE_URL is unset.
   LEADMARKET_DATA_DIR: z.string().min(1).default(".data"),
-  // Resolvers for the mail-domain checks (`host:port,...`); unset: the system's.
+  // Resolvers for the mail-domain checks (`host:port,...`); `off`: no domain checks; unset: the system's.
   DNS_SERVERS: z
     .string()
     .transform((text, context) => {
+      if (text.trim().toLowerCase() === "off") return [];
       try {
         return parseDnsServers(text);
       } catch (error) {
@@ -48,6 +49,10 @@ const schema = z.object({
     .optional(),
   EMAIL_VERIFIER_API_URL: z.url().optional(),
   EMAIL_VERIFIER_API_KEY: z.string().min(1).optional(),
+  // Addresses the provider is sent a calendar month (UTC), in all; unset: no cap.
+  EMAIL_VERIFIER_MONTHLY_LIMIT: z.coerce.number().int().min(0).optional(),
+  // Addresses the background re-checks take a second (DNS and provider alike); 0: no limit.
+  EMAIL_VERIFY_RATE: z.coerce.number().min(0).default(20),
 });
 
 export type Env = Omit<z.infer<typeof schema>, "APP_SECRET" | "PUBLIC_BASE_URL" | "PAYMENTS_TEST_MODE"> & {

@@ -23,6 +23,7 @@ const STARTER_COLUMNS = columns(
   "job_title",
   "company",
   "email",
+  "email_status",
   "phone",
   "city",
   "state",

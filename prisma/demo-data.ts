@@ -6,6 +6,7 @@
 import type { Pool, PoolClient } from "pg";
 import type { Location } from "../lib/categories/location";
 import { copyNewLeads, type LeadInput } from "../lib/leads/insert";
+import type { EmailStatus } from "../lib/verification/verify-addresses";
 import { pgTransaction } from "../lib/pg-transaction";
 import {
   CONTACTS_BY_SIZE,
@@ -445,7 +446,14 @@ export type LeadOptions = {
   category?: string;
   country?: Location;
   now?: Date;
+  /** Give the leads the statuses of checked data: 85% valid, 10% accept-all, 5% unknown. */
+  statuses?: boolean;
 };
+
+// Twenty leads in a row: 17 valid, 2 accept-all, 1 unknown, spread over the twenty.
+const STATUS_CYCLE: EmailStatus[] = Array.from({ length: 20 }, (_, i) =>
+  i % 10 === 3 ? "accept_all" : i === 17 ? "unknown" : "valid",
+);
 
 /**
  * `count` leads of one country (USA unless given) with unique emails, company by company, in
@@ -505,6 +513,7 @@ export function* leadBatches(
         country,
         profileUrl: `https://www.linkedin.com/in/${slug(firstName)}-${slug(lastName)}-${Math.floor(next() * 0xffffff).toString(16)}`,
         verifiedAt: new Date(now - Math.floor(age)),
+        ...(options.statuses ? { emailStatus: STATUS_CYCLE[(made + i) % STATUS_CYCLE.length] } : {}),
       });
       if (batch.length === batchSize) {
         yield batch;
@@ -539,6 +548,7 @@ async function createFilled(
   category: { title: string; description?: string },
   leads: LeadMix,
   seed: number,
+  statuses = false,
 ): Promise<string> {
   const { rows } = await client.query<{ id: string }>(
     "INSERT INTO categories (title, description) VALUES ($1, $2) RETURNING id",
@@ -546,8 +556,8 @@ async function createFilled(
   );
   const { usa, uk } = typeof leads === "number" ? { usa: leads, uk: 0 } : leads;
   function* both(): Generator<LeadInput[]> {
-    yield* leadBatches(usa, { seed, category: category.title, country: "USA" });
-    yield* leadBatches(uk, { seed: seed + 1000, category: category.title, country: "UK" });
+    yield* leadBatches(usa, { seed, category: category.title, country: "USA", statuses });
+    yield* leadBatches(uk, { seed: seed + 1000, category: category.title, country: "UK", statuses });
   }
   // The generator makes each email once, so the rows can be copied straight in.
   if (usa + uk > 0) await copyNewLeads(client, rows[0].id, both());
@@ -570,7 +580,8 @@ export async function seedDemoData(pool: Pool): Promise<{ categories: number; le
     const rebuilt = empty.length === 0 ? indexes : [];
     for (const index of rebuilt) await client.query(`DROP INDEX "${index.name}"`);
     for (const [index, category] of DEMO_CATEGORIES.entries()) {
-      await createFilled(client, category, category, index + 1);
+      // The demo's leads look checked: 85% valid, 10% accept-all, 5% unknown, none invalid.
+      await createFilled(client, category, category, index + 1, true);
     }
     for (const index of rebuilt) await client.query(index.definition);
   });

@@ -36,7 +36,14 @@ async function createCategory(pool: Pool): Promise<string> {
   return rows[0].id;
 }
 
-type BenchOrder = { id: string; categoryId: string; leadCount: number; location: "USA"; buyerEmail: string };
+type BenchOrder = {
+  id: string;
+  categoryId: string;
+  leadCount: number;
+  location: "USA";
+  segment: null;
+  buyerEmail: string;
+};
 
 async function newOrder(pool: Pool, categoryId: string, leadCount: number): Promise<BenchOrder> {
   const { rows } = await pool.query<{ id: string }>(
@@ -44,7 +51,7 @@ async function newOrder(pool: Pool, categoryId: string, leadCount: number): Prom
      VALUES ($1, 'Bench', $2, $3, 0, $4, now(), 'finished') RETURNING id`,
     [categoryId, leadCount === PREMIUM ? "premium" : "starter", leadCount, BUYER],
   );
-  return { id: rows[0].id, categoryId, leadCount, location: "USA", buyerEmail: BUYER };
+  return { id: rows[0].id, categoryId, leadCount, location: "USA", segment: null, buyerEmail: BUYER };
 }
 
 class Rollback extends Error {}

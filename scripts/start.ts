@@ -44,6 +44,8 @@ if (embedded) {
     // links are what it is for, so the production rails let them through.
     ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1",
     PUBLIC_BASE_URL: config.PUBLIC_BASE_URL,
+    // The demo's company domains answer nothing real: without resolvers named, no domain checks.
+    DNS_SERVERS: "off",
     ...(generatedPassword ? { ADMIN_EMAIL: "admin@example.com", ADMIN_PASSWORD: generatedPassword } : {}),
   });
 } else {
@@ -89,6 +91,17 @@ try {
   await stop(1);
 }
 
+/** Whether the mail-domain checks run, and against which resolvers (docs/product-rules.md, "Verification"). */
+function domainChecksBanner(): string {
+  const servers = config.DNS_SERVERS;
+  if (servers?.length === 0)
+    return "Mail-domain checks: off (set DNS_SERVERS to host:port,... to turn them on)";
+  const named = servers
+    ? servers.map((server) => `${server.host}:${server.port}`).join(", ")
+    : "the system's";
+  return `Mail-domain checks: on (resolvers: ${named})`;
+}
+
 function startServer(): ChildProcessByStdio<Writable, Readable, null> {
   const serverArgs = [path.join("scripts", "server.mjs"), "-p", String(config.PORT), "--listen-after-stdin"];
   const child = spawn(process.execPath, serverArgs, {
@@ -109,6 +122,7 @@ server.stdout.on("data", (chunk: Buffer) => {
       `\nLeadMarket is running at ${config.PUBLIC_BASE_URL} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
     );
     if (adminBanner) console.log(adminBanner);
+    console.log(domainChecksBanner());
   }
 });
 

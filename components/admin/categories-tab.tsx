@@ -6,6 +6,7 @@ import { CategoryDialog } from "@/components/admin/category-dialog";
 import { formatCount } from "@/components/admin/format";
 import { ImportDialog } from "@/components/admin/import-dialog";
 import { QuarantineActions } from "@/components/admin/quarantine-actions";
+import { allCountries, statusMixText } from "@/components/category/freshness";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -50,6 +51,9 @@ export function CategoriesTab() {
                   <p className="text-2xl font-bold">{formatCount(category.count)}</p>
                   <p className="text-sm text-muted-foreground">available leads</p>
                 </div>
+                <p className="text-sm text-muted-foreground" data-testid="status-mix">
+                  Email status: {statusMixText(allCountries(category.statusMixByLocation))}
+                </p>
                 <QuarantineActions category={category} quarantined={quarantined.get(category._id) ?? 0} />
               </CardContent>
               <CardFooter className="flex flex-wrap gap-2">

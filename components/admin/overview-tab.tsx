@@ -1,6 +1,7 @@
 "use client";
 
 import {
+  MailX,
   Clock,
   DollarSign,
   Database,
@@ -97,6 +98,12 @@ function insights(stats: StatsDto) {
       value: stats.confirmedSales > 0 ? `${stats.replacementRate}%` : "N/A",
       detail: `Paid orders with an accepted replacement claim (${formatCount(stats.replacementClaims)})`,
       icon: RefreshCw,
+    },
+    {
+      title: "Invalid Found",
+      value: formatCount(stats.invalidFoundThisMonth),
+      detail: "Addresses our checks found invalid this month",
+      icon: MailX,
     },
     {
       title: "Leads in Stock",

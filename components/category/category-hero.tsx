@@ -1,9 +1,10 @@
 import { BadgeCheckIcon, MapPinIcon, RefreshCwIcon, UsersIcon } from "lucide-react";
 import { Breadcrumb } from "@/components/category/breadcrumb";
-import { freshnessText } from "@/components/category/freshness";
+import { freshnessText, statusMixText } from "@/components/category/freshness";
 import { StaticImage } from "@/components/ui/static-image";
 import { Tooltip } from "@/components/ui/tooltip";
 import { LOCATION_NAMES, listTitle, type Location } from "@/lib/categories/location";
+import type { StatusMix } from "@/lib/schemas/category";
 
 const number = new Intl.NumberFormat("en-US");
 
@@ -14,6 +15,7 @@ export function CategoryHero({
   location,
   count,
   percent,
+  statusMix,
   updatedAt,
   image,
 }: {
@@ -22,6 +24,7 @@ export function CategoryHero({
   location: Location;
   count: number;
   percent: number;
+  statusMix: StatusMix;
   updatedAt: string | null;
   image: string;
 }) {
@@ -61,6 +64,9 @@ export function CategoryHero({
           </ul>
           <p className="mt-3 text-xs text-muted-foreground" data-testid="freshness">
             {freshnessText(percent, updatedAt)}
+          </p>
+          <p className="mt-1 text-xs text-muted-foreground" data-testid="status-mix">
+            Email status: {statusMixText(statusMix)}
           </p>
         </div>
         <div className="relative hidden aspect-[16/9] w-72 overflow-hidden rounded-2xl border shadow-lg md:block lg:w-96">

@@ -72,6 +72,7 @@ export async function CategoryPageBody({
         location={location}
         count={count}
         percent={category.verifiedRecentlyPercentByLocation[location]}
+        statusMix={category.statusMixByLocation[location]}
         updatedAt={category.updatedAt}
         image={image}
       />
@@ -163,6 +164,7 @@ async function CategoryBody({
     title: lead.title,
     company: lead.company,
     location: [lead.city, lead.state].filter(Boolean).join(", ") || lead.country,
+    emailStatus: lead.emailStatus,
   }));
 
   return (

@@ -1,7 +1,20 @@
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 
-export type SampleRow = { name: string; title: string; company: string; location: string };
+export type SampleRow = {
+  name: string;
+  title: string;
+  company: string;
+  location: string;
+  /** The lead's email status; the representative rows have none. */
+  emailStatus?: "valid" | "accept_all" | "unknown";
+};
+
+const STATUS_BADGES = {
+  valid: { label: "Valid", variant: "success" },
+  accept_all: { label: "Accept-all", variant: "warning" },
+  unknown: { label: "Unknown", variant: "outline" },
+} as const;
 
 /** Shown when the category has fewer than 5 leads to preview. */
 const REPRESENTATIVE_ROWS: SampleRow[] = [
@@ -42,6 +55,7 @@ export function LeadSampleTable({ rows }: { rows: SampleRow[] }) {
               <TableHead className="px-4">Title</TableHead>
               <TableHead className="px-4">Company</TableHead>
               <TableHead className="px-4">Location</TableHead>
+              <TableHead className="px-4">Email</TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -51,6 +65,15 @@ export function LeadSampleTable({ rows }: { rows: SampleRow[] }) {
                 <TableCell className="px-4">{row.title}</TableCell>
                 <TableCell className="px-4">{row.company}</TableCell>
                 <TableCell className="px-4">{row.location}</TableCell>
+                <TableCell className="px-4">
+                  {row.emailStatus ? (
+                    <Badge variant={STATUS_BADGES[row.emailStatus].variant} data-testid="email-status">
+                      {STATUS_BADGES[row.emailStatus].label}
+                    </Badge>
+                  ) : (
+                    <span className="text-muted-foreground">—</span>
+                  )}
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>

@@ -32,6 +32,12 @@ export function ClaimSummary({ claim, claimedOn }: { claim: ReplacementSummary; 
         {claim.shortfall > 0 &&
           ` ${plural(claim.shortfall, "lead", "leads")} could not be replaced yet because the category ran short; our team has been notified.`}
       </p>
+      {claim.heldForReview > 0 && (
+        <p data-testid="held-for-review">
+          {plural(claim.heldForReview, "reported lead is", "reported leads are")} held for our team&apos;s
+          review before replacement.
+        </p>
+      )}
     </div>
   );
 }
@@ -47,6 +53,21 @@ function Result({ answer }: { answer: ReplacementAnswer }) {
         <p>
           {plural(answer.shortfall, "reported lead", "reported leads")} could not be replaced because the
           category has no more fresh leads; our team has been notified.
+        </p>
+      )}
+      {answer.invalidConfirmed > 0 && (
+        <p>Our check confirmed {plural(answer.invalidConfirmed, "address", "addresses")} invalid.</p>
+      )}
+      {answer.heldForReview > 0 && (
+        <p data-testid="held-for-review">
+          {plural(answer.heldForReview, "reported lead is", "reported leads are")} held for our team&apos;s
+          review before replacement.
+        </p>
+      )}
+      {answer.verifiedDeliverable.length > 0 && (
+        <p className="text-muted-foreground">
+          {plural(answer.verifiedDeliverable.length, "address was", "addresses were")} confirmed deliverable
+          by our verification provider just now and did not count.
         </p>
       )}
       {answer.notInOrder.length > 0 && (

@@ -17,6 +17,10 @@ type CategoryRow = {
   uk: number;
   usa_recent: number;
   uk_recent: number;
+  usa_valid: number;
+  usa_accept_all: number;
+  uk_valid: number;
+  uk_accept_all: number;
 };
 
 function percent(part: number, whole: number): number {
@@ -36,12 +40,24 @@ function toCategoryDto(row: CategoryRow): CategoryDto {
       USA: percent(row.usa_recent, row.usa),
       UK: percent(row.uk_recent, row.uk),
     },
+    statusMixByLocation: {
+      USA: {
+        valid: row.usa_valid,
+        acceptAll: row.usa_accept_all,
+        unknown: row.usa - row.usa_valid - row.usa_accept_all,
+      },
+      UK: {
+        valid: row.uk_valid,
+        acceptAll: row.uk_accept_all,
+        unknown: row.uk - row.uk_valid - row.uk_accept_all,
+      },
+    },
     updatedAt: row.imported_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
   };
 }
 
-// Per-country and recent counts come from category_lead_days (a few hundred rows per category,
+// Per-country, recent and per-status counts come from category_lead_days (a few hundred rows per category,
 // kept by triggers on leads), never from counting the leads themselves.
 function selectCategories(where: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
@@ -49,7 +65,11 @@ function selectCategories(where: Prisma.Sql): Prisma.Sql {
       COALESCE(sum(d.leads) FILTER (WHERE d.country = 'USA'), 0)::int AS usa,
       COALESCE(sum(d.leads) FILTER (WHERE d.country = 'UK'), 0)::int AS uk,
       COALESCE(sum(d.leads) FILTER (WHERE d.country = 'USA' AND d.verified_on > today.day - ${RECENT_DAYS}::int), 0)::int AS usa_recent,
-      COALESCE(sum(d.leads) FILTER (WHERE d.country = 'UK' AND d.verified_on > today.day - ${RECENT_DAYS}::int), 0)::int AS uk_recent
+      COALESCE(sum(d.leads) FILTER (WHERE d.country = 'UK' AND d.verified_on > today.day - ${RECENT_DAYS}::int), 0)::int AS uk_recent,
+      COALESCE(sum(d.leads) FILTER (WHERE d.country = 'USA' AND d.email_status = 'valid'), 0)::int AS usa_valid,
+      COALESCE(sum(d.leads) FILTER (WHERE d.country = 'USA' AND d.email_status = 'accept_all'), 0)::int AS usa_accept_all,
+      COALESCE(sum(d.leads) FILTER (WHERE d.country = 'UK' AND d.email_status = 'valid'), 0)::int AS uk_valid,
+      COALESCE(sum(d.leads) FILTER (WHERE d.country = 'UK' AND d.email_status = 'accept_all'), 0)::int AS uk_accept_all
     FROM categories c
     CROSS JOIN (SELECT (now() AT TIME ZONE 'UTC')::date AS day) today
     LEFT JOIN category_lead_days d ON d.category_id = c.id

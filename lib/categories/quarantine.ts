@@ -35,27 +35,26 @@ export async function releaseQuarantine(categoryId: string): Promise<number> {
       where: { categoryId, quarantinedAt: { not: null } },
       data: { quarantinedAt: null },
     });
-    await tx.category.update({
-      where: { id: categoryId },
-      data: { count: { increment: count } },
-      select: { id: true },
-    });
+    // The triggers on leads move the category's count back.
     return count;
   });
 }
 
 /**
- * Deletes the category's quarantined leads, and their rows in orders sold before the report (an
- * address known to be invalid is of no use to any buyer). The count does not move: quarantined
- * leads had already left it. A catalogue change.
+ * Deletes the category's quarantined leads that no order delivered; those in buyers' files stay
+ * there, marked invalid and never sold again (no buyer's file loses rows). The count does not
+ * move: quarantined leads had already left it. Answers how many were taken off. A catalogue change.
  */
 export async function deleteQuarantined(categoryId: string): Promise<number> {
   return transaction(async (tx) => {
     await lockCategory(tx, categoryId);
     afterCommit(tx, revalidateCatalogue);
     const quarantined = { categoryId, quarantinedAt: { not: null } };
-    await tx.orderLead.deleteMany({ where: { lead: quarantined } });
-    const { count } = await tx.lead.deleteMany({ where: quarantined });
-    return count;
+    const sold = await tx.lead.updateMany({
+      where: { ...quarantined, orderLeads: { some: {} } },
+      data: { emailStatus: "invalid", emailStatusReason: "reported", quarantinedAt: null },
+    });
+    const { count } = await tx.lead.deleteMany({ where: { ...quarantined, orderLeads: { none: {} } } });
+    return sold.count + count;
   });
 }

@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { CLOSED_STATUSES } from "@/lib/orders/status";
 import type { StatsDto } from "@/lib/schemas/admin";
 
-// Dashboard figures in three aggregate queries. A sale counts as confirmed (and as revenue, on
+// Dashboard figures in four aggregate queries. A sale counts as confirmed (and as revenue, on
 // the day it was paid) once paid_at is set; an unpaid order is pending while its checkout is open,
 // and not a sale at all once it expired, was cancelled or failed.
 const CLOSED_SQL = CLOSED_STATUSES.map((status) => `'${status}'`).join(", ");
@@ -44,6 +44,11 @@ const BY_DAY_SQL = `
   GROUP BY day
   ORDER BY day`;
 
+// Addresses our checks (re-checks and replacement claims) found invalid this UTC month.
+const INVALID_SQL = `
+  SELECT COALESCE((SELECT invalid_found FROM verifier_months
+                    WHERE month = date_trunc('month', now() AT TIME ZONE 'UTC')::date), 0)::int AS invalid`;
+
 /** The product's 7-day comparison in percent; 100 when the previous period had no revenue. */
 export function revenueTrend(last7: number, previous7: number): number {
   if (previous7 === 0) return 100;
@@ -74,10 +79,11 @@ type RequestFigures = {
 };
 
 export async function getStats(): Promise<StatsDto> {
-  const [sales, requests, byDay] = await Promise.all([
+  const [sales, requests, byDay, invalid] = await Promise.all([
     db().$queryRaw<SalesFigures[]>(Prisma.raw(SALES_SQL)),
     db().$queryRaw<RequestFigures[]>(Prisma.raw(REQUESTS_SQL)),
     db().$queryRaw<{ date: string; revenue: number; sales: number }[]>(Prisma.raw(BY_DAY_SQL)),
+    db().$queryRaw<{ invalid: number }[]>(Prisma.raw(INVALID_SQL)),
   ]);
   const [s] = sales;
   const [r] = requests;
@@ -92,6 +98,7 @@ export async function getStats(): Promise<StatsDto> {
     averagePricePerLead: s.leads_sold > 0 ? Math.round((totalRevenue / s.leads_sold) * 10000) / 10000 : 0,
     replacementClaims: s.replacement_claims,
     replacementRate: replacementRate(s.replacement_claims, s.confirmed_sales),
+    invalidFoundThisMonth: invalid[0].invalid,
     totalRequests: r.total,
     pendingRequests: r.pending,
     inProgressRequests: r.in_progress,

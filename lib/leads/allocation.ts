@@ -51,12 +51,13 @@ export async function boughtBefore(
     SELECT l.id FROM delivered d JOIN leads l ON l.id = d.lead_id
      WHERE d.category_id = ${filter.categoryId}::uuid
        AND l.country = ${filter.country}::"Country" AND lead_sellable(l.quarantined_at, l.email_status)
+       AND ${segment}
     UNION
     SELECT same.id FROM delivered d JOIN leads bought ON bought.id = d.lead_id
      CROSS JOIN LATERAL (
        SELECT id FROM leads
         WHERE category_id = ${filter.categoryId}::uuid AND email = bought.email
-          AND country = ${filter.country}::"Country" AND ${SELLABLE_SQL}
+          AND country = ${filter.country}::"Country" AND ${SELLABLE_SQL} AND ${segment}
         LIMIT 1) same
      WHERE d.category_id <> ${filter.categoryId}::uuid) bought`;
   return ids;

@@ -65,6 +65,14 @@ export const LEAD_FIELDS = [
     aliases: ["email", "emailaddress", "workemail", "businessemail", "mail"],
   },
   {
+    // The verdict of the lead's last check (docs/product-rules.md, "Verification"), delivered in
+    // every package's file; the import does not read it yet.
+    column: "email_status",
+    field: "emailStatus",
+    header: "Email Status",
+    aliases: ["emailstatus", "status", "emailverificationstatus", "verificationstatus"],
+  },
+  {
     column: "phone",
     field: "phone",
     header: "Phone",
@@ -95,8 +103,13 @@ export const LEAD_FIELDS = [
 export type LeadField = (typeof LEAD_FIELDS)[number];
 export type LeadColumn = LeadField["column"];
 
-/** The text fields (every field but country and verified-at), in COPY's column order. */
-export const TEXT_FIELDS = LEAD_FIELDS.filter(
-  (field): field is Exclude<LeadField, { column: "country" | "verified_at" }> =>
+/** The fields an import reads (every field but the email status). */
+export const IMPORTED_FIELDS = LEAD_FIELDS.filter(
+  (field): field is Exclude<LeadField, { column: "email_status" }> => field.column !== "email_status",
+);
+
+/** The text fields (every imported field but country and verified-at), in COPY's column order. */
+export const TEXT_FIELDS = IMPORTED_FIELDS.filter(
+  (field): field is Exclude<LeadField, { column: "country" | "verified_at" | "email_status" }> =>
     field.column !== "country" && field.column !== "verified_at",
 );

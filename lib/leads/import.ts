@@ -5,7 +5,7 @@ import { AppError, badRequest, FileTooLargeError, notFound } from "@/lib/errors"
 import { consumeFile, type FormBody, type UploadLimits } from "@/lib/limits/uploads";
 import { revalidateCatalogue } from "@/lib/categories/cache";
 import { csvRecords, UploadError } from "@/lib/leads/csv-records";
-import { LEAD_FIELDS } from "@/lib/leads/fields";
+import { IMPORTED_FIELDS } from "@/lib/leads/fields";
 import { insertLeadStream, type LeadInput } from "@/lib/leads/insert";
 import type { Location } from "@/lib/categories/location";
 import type { ImportReport } from "@/lib/schemas/admin";
@@ -27,7 +27,7 @@ type Field = keyof LeadInput | "fullName";
 const FULL_NAME_ALIASES = ["name", "fullname", "contactname"];
 
 const FIELD_BY_ALIAS = new Map<string, Field>([
-  ...LEAD_FIELDS.flatMap(({ field, aliases }) => aliases.map((alias): [string, Field] => [alias, field])),
+  ...IMPORTED_FIELDS.flatMap(({ field, aliases }) => aliases.map((alias): [string, Field] => [alias, field])),
   ...FULL_NAME_ALIASES.map((alias): [string, Field] => [alias, "fullName"]),
 ]);
 

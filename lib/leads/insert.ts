@@ -12,6 +12,8 @@ import { conflict } from "../errors";
 import { pgTransaction } from "../pg-transaction";
 import type { Location } from "../categories/location";
 import { EmailHashes } from "./email-hashes";
+import type { EmailStatus } from "@/lib/verification/verify-addresses";
+import { copyField, copyTextValue } from "./copy-text";
 import { TEXT_FIELDS } from "./fields";
 import { unknownFacetsInserted, type UnknownFacets } from "../segments/unknowns";
 
@@ -33,6 +35,8 @@ export type LeadInput = {
   country: Location;
   profileUrl: string;
   verifiedAt: Date;
+  /** Only copyNewLeads writes it (the demo's statuses); unset: `unknown`. */
+  emailStatus?: EmailStatus;
 };
 
 const COLUMNS = [...TEXT_FIELDS.map(({ column }) => column), "country", "verified_at"].join(", ");
@@ -54,13 +58,14 @@ const MOVE_SKIPPING = `INSERT INTO leads (category_id, ${COLUMNS})
     ON CONFLICT (category_id, email) DO NOTHING`;
 const UNIQUE_VIOLATION = "23505";
 const COPY_INTO_LEADS = `COPY leads (category_id, ${COLUMNS}) FROM STDIN`;
+const COPY_NEW_INTO_LEADS = `COPY leads (category_id, ${COLUMNS}, email_status) FROM STDIN`;
 
-/** The category's count moves by exactly what was inserted, in the inserting transaction. */
-async function addToCount(client: PoolClient, categoryId: string, inserted: number): Promise<void> {
-  await client.query("UPDATE categories SET count = count + $2, updated_at = now() WHERE id = $1", [
-    categoryId,
-    inserted,
-  ]);
+/**
+ * Marks the category changed. Its count moves by the triggers on leads (the sellable rows
+ * inserted), in the inserting transaction.
+ */
+async function touchCategory(client: PoolClient, categoryId: string): Promise<void> {
+  await client.query("UPDATE categories SET updated_at = now() WHERE id = $1", [categoryId]);
 }
 
 async function move(client: PoolClient, categoryId: string): Promise<number> {
@@ -74,28 +79,6 @@ async function move(client: PoolClient, categoryId: string): Promise<number> {
     await client.query("ROLLBACK TO SAVEPOINT move_new");
     return (await client.query(MOVE_SKIPPING, [categoryId])).rowCount ?? 0;
   }
-}
-
-// COPY's text format: a tab between fields, a line per row, and these four escaped.
-const COPY_SPECIAL = /[\\\t\n\r]/;
-const COPY_SPECIALS = /[\\\t\n\r]/g;
-const COPY_ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
-// What COPY ... TO writes for a text value: a backslash before itself and these control characters.
-const COPY_OUT_ESCAPES = /\\(.)/g;
-const COPY_UNESCAPES: Record<string, string> = {
-  "\\": "\\",
-  b: "\b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "\t",
-  v: "\v",
-};
-
-function copyField(value: string): string {
-  return COPY_SPECIAL.test(value)
-    ? value.replace(COPY_SPECIALS, (character) => COPY_ESCAPES[character])
-    : value;
 }
 
 // Most rows of an import share one verification time (the import's), written once.
@@ -147,11 +130,7 @@ async function existingEmails(client: PoolClient, categoryId: string, into: Emai
     const lines = (rest + decoder.write(chunk)).split("\n");
     rest = lines.pop() ?? "";
     for (const line of lines) {
-      into.add(
-        line.includes("\\")
-          ? line.replace(COPY_OUT_ESCAPES, (_, code: string) => COPY_UNESCAPES[code])
-          : line,
-      );
+      into.add(copyTextValue(line));
     }
   }
 }
@@ -174,7 +153,10 @@ function copyLines(
   async function* lines(): AsyncGenerator<string> {
     for await (const leads of batches) {
       let text = "";
-      for (const lead of leads) text += prefix + copyLine(lead, lead.email.toLowerCase());
+      for (const lead of leads) {
+        // The line without its newline, then the status.
+        text += `${prefix}${copyLine(lead, lead.email.toLowerCase()).slice(0, -1)}\t${lead.emailStatus ?? "unknown"}\n`;
+      }
       counted(leads.length);
       yield text;
     }
@@ -265,7 +247,7 @@ export async function insertLeadStream(
         }
       }
       if (staging) inserted += await move(client, categoryId);
-      await addToCount(client, categoryId, inserted);
+      await touchCategory(client, categoryId);
       const unknownFacets = await unknownFacetsInserted(client, categoryId);
       return { received, inserted, suppressed, unknownFacets };
     });
@@ -290,9 +272,9 @@ export async function copyNewLeads(
   let inserted = 0;
   await pipeline(
     copyLines(batches, `${categoryId}\t`, (leads) => (inserted += leads)),
-    client.query(copyFrom(COPY_INTO_LEADS)),
+    client.query(copyFrom(COPY_NEW_INTO_LEADS)),
   );
-  await addToCount(client, categoryId, inserted);
+  await touchCategory(client, categoryId);
   return inserted;
 }
 

@@ -15,6 +15,8 @@ export type LeadPreview = {
   state: string;
   country: string;
   verifiedAt: string;
+  /** The status of the lead's last email check (never invalid: those are not shown). */
+  emailStatus: "valid" | "accept_all" | "unknown";
 };
 
 const previewSelect = {
@@ -28,6 +30,7 @@ const previewSelect = {
   state: true,
   country: true,
   verifiedAt: true,
+  emailStatus: true,
 } as const;
 
 type PreviewRow = {
@@ -41,6 +44,7 @@ type PreviewRow = {
   state: string;
   country: string;
   verifiedAt: Date;
+  emailStatus: string;
 };
 
 function toPreview(row: PreviewRow): LeadPreview {
@@ -55,6 +59,7 @@ function toPreview(row: PreviewRow): LeadPreview {
     state: row.state,
     country: row.country,
     verifiedAt: row.verifiedAt.toISOString(),
+    emailStatus: row.emailStatus as LeadPreview["emailStatus"],
   };
 }
 

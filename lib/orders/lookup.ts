@@ -6,7 +6,7 @@ import { env } from "@/lib/env";
 import { queueMail } from "@/lib/mail/outbox";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { orderListingMail } from "@/lib/orders/mails";
-import { toReplacementSummary } from "@/lib/orders/replacement";
+import { toReplacementSummary } from "@/lib/orders/summary";
 import { toOrderSummary } from "@/lib/orders/summary";
 import type { Caller } from "@/lib/limits/caller";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";
@@ -83,7 +83,14 @@ export async function ordersForToken(token: string, now = new Date()): Promise<L
       ...orderViewSelect,
       createdAt: true,
       replacement: {
-        select: { reported: true, counted: true, replaced: true, shortfall: true, createdAt: true },
+        select: {
+          reported: true,
+          counted: true,
+          replaced: true,
+          shortfall: true,
+          heldForReview: true,
+          createdAt: true,
+        },
       },
     },
   });

@@ -3,8 +3,9 @@ import { env } from "@/lib/env";
 import type { Mail } from "@/lib/mail";
 import { getPackage } from "@/lib/packages";
 
-// The mails of an order (the buyer's receipt and order links, the admin's sale notice), as pure
-// templates: lib/orders/notify.ts queues them in the transaction that causes them.
+// The mails of an order (the buyer's receipt and order links, the admin's sale and shortfall
+// notices), as pure templates: lib/orders/notify.ts and replacement.ts queue them in the
+// transaction that causes them.
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
 
@@ -91,6 +92,31 @@ export function saleNotification(sale: SaleSummary, to: string): Mail {
       `Amount: ${price}`,
       `Order: ${sale.id}`,
       "",
+      `Dashboard: ${env().PUBLIC_BASE_URL}/admin/dashboard`,
+    ].join("\n"),
+  };
+}
+
+/** The admin's notice that a replacement claim could not be covered in full. */
+export function shortfallMail(
+  to: string,
+  order: { id: string; lead_title: string; package_type: string; lead_count: number },
+  shortfall: number,
+  replaced: number,
+): Mail {
+  return {
+    to,
+    subject: `Replacement shortfall: ${order.lead_title} - ${shortfall} lead${shortfall === 1 ? "" : "s"} missing`,
+    text: [
+      "A buyer's replacement claim was accepted, but the category had too few fresh leads to cover it.",
+      "",
+      `Category: ${order.lead_title}`,
+      `Package: ${order.package_type} (${order.lead_count.toLocaleString("en-US")} leads)`,
+      `Replaced: ${replaced}`,
+      `Not replaced (shortfall): ${shortfall}`,
+      `Order: ${order.id}`,
+      "",
+      "Import more leads into the category and contact the buyer, or refund the difference.",
       `Dashboard: ${env().PUBLIC_BASE_URL}/admin/dashboard`,
     ].join("\n"),
   };

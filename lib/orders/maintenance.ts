@@ -4,6 +4,7 @@ import { pruneLoginAttempts } from "@/lib/auth/login";
 import { pruneCustomRequestCounts } from "@/lib/custom-requests/rate-limit";
 import { pruneStagedFiles } from "@/lib/custom-requests/staged-files";
 import { db, transaction } from "@/lib/db";
+import { runRechecks } from "@/lib/leads/recheck";
 import { getPaymentProvider } from "@/lib/payments";
 import { expirePrivacyRequests } from "@/lib/privacy/requests";
 import { FINAL_UNPAID_STATUSES } from "@/lib/orders/status";
@@ -84,13 +85,17 @@ export async function runOrderMaintenance(now = new Date()): Promise<void> {
 const INTERVAL_MS = RECHECK_MINUTES * 60 * 1000;
 const globalForMaintenance = globalThis as unknown as { orderMaintenance?: ReturnType<typeof setInterval> };
 
-/** Runs the upkeep every few minutes in this server process (once per process). */
+/** Runs the upkeep (and the leads' re-checks) every few minutes in this server process (once per process). */
 export function startOrderMaintenance(): void {
   if (globalForMaintenance.orderMaintenance) return;
-  const tick = () =>
+  const tick = () => {
     runOrderMaintenance().catch((error: Error) =>
       console.error(`[orders] maintenance failed: ${error.message}`),
     );
+    // The leads' re-checks (docs/product-rules.md, "Verification") can outlast a tick: a run still
+    // going is left to finish.
+    runRechecks().catch((error: Error) => console.error(`[leads] re-checks failed: ${error.message}`));
+  };
   globalForMaintenance.orderMaintenance = setInterval(tick, INTERVAL_MS);
   globalForMaintenance.orderMaintenance.unref();
 }

@@ -2,7 +2,6 @@ import "server-only";
 import { revalidateCatalogue } from "@/lib/categories/cache";
 import { adminEmail } from "@/lib/auth/admin-account";
 import { afterCommit, db, transaction, type Tx } from "@/lib/db";
-import { env } from "@/lib/env";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import type { Location } from "@/lib/categories/location";
 import type { Segment } from "@/lib/segments/vocabularies";
@@ -13,9 +12,11 @@ import {
   prepareAllocation,
   type FreshLeadFilter,
 } from "@/lib/leads/allocation";
-import type { Mail } from "@/lib/mail";
+import { checkReported, type Verdict } from "@/lib/orders/claim-checks";
 import { queueMail } from "@/lib/mail/outbox";
+import { shortfallMail } from "@/lib/orders/mails";
 import { findByKey } from "@/lib/orders/access";
+import type { OrderView } from "@/lib/orders/view";
 import type { Caller } from "@/lib/limits/caller";
 import { recordEvent } from "@/lib/orders/settle";
 import { normalizeEmail } from "@/lib/mail/address";
@@ -23,16 +24,20 @@ import { getNotificationRecipient } from "@/lib/settings";
 import {
   REPLACEMENT_DAYS,
   REPLACEMENT_THRESHOLD_PERCENT,
+  UNCONFIRMED_REPLACEMENT_PERCENT,
   replacementThreshold,
   type ReplacementAnswer,
-  type ReplacementSummary,
 } from "@/lib/schemas/orders";
 
 // Free replacement of invalid leads (docs/product-rules.md, "Replacement claims"). The holder of a
-// paid order's download key reports addresses; those delivered in the order count, and when they
-// are more than 5% of the order's lead count, exactly their rows are swapped (same positions) for
-// fresh leads of the category, and the reported leads are quarantined for every later order.
-// The order row is locked for the whole claim, so of two simultaneous claims one is accepted.
+// paid order's download key reports addresses; those delivered in the order are checked again
+// (our checks, and the provider when configured). Invalid ones count, are replaced and stop being
+// sellable to anyone; ones the provider confirms deliverable do not count; the others count and
+// are replaced for this buyer, and are quarantined for everyone once buyers of two different
+// orders have reported them. When more than 5% count, their rows are swapped (same positions) for
+// fresh leads; without the provider's word one claim swaps at most 20% of the order's rows, the
+// rest is held for the admin's review. The order row is locked for the whole claim, so of two
+// simultaneous claims one is accepted.
 
 type LockedOrder = {
   id: string;
@@ -57,32 +62,36 @@ function windowClosed(order: LockedOrder, now: Date): string | null {
   return null;
 }
 
-function shortfallMail(to: string, order: LockedOrder, shortfall: number, replaced: number): Mail {
-  return {
-    to,
-    subject: `Replacement shortfall: ${order.lead_title} - ${shortfall} lead${shortfall === 1 ? "" : "s"} missing`,
-    text: [
-      "A buyer's replacement claim was accepted, but the category had too few fresh leads to cover it.",
-      "",
-      `Category: ${order.lead_title}`,
-      `Package: ${order.package_type} (${order.lead_count.toLocaleString("en-US")} leads)`,
-      `Replaced: ${replaced}`,
-      `Not replaced (shortfall): ${shortfall}`,
-      `Order: ${order.id}`,
-      "",
-      "Import more leads into the category and contact the buyer, or refund the difference.",
-      `Dashboard: ${env().PUBLIC_BASE_URL}/admin/dashboard`,
-    ].join("\n"),
-  };
-}
-
-function refusal(counted: number, notInOrder: number, threshold: number, leadCount: number): AppError {
+function refusal(
+  counted: number,
+  notInOrder: number,
+  threshold: number,
+  leadCount: number,
+  deliverable = 0,
+): AppError {
   const n = (value: number) => value.toLocaleString("en-US");
   const others = notInOrder ? `; ${n(notInOrder)} ${notInOrder === 1 ? "was" : "were"} not` : "";
+  const confirmed = deliverable
+    ? ` ${n(deliverable)} of them ${deliverable === 1 ? "was" : "were"} confirmed deliverable by the verification provider and ${deliverable === 1 ? "does" : "do"} not count.`
+    : "";
   return new AppError(
     422,
-    `Free replacement applies when more than ${REPLACEMENT_THRESHOLD_PERCENT}% of an order's leads are invalid (more than ${n(threshold)} of ${n(leadCount)}). ${n(counted)} of the reported addresses ${counted === 1 ? "was" : "were"} delivered in this order${others}.`,
+    `Free replacement applies when more than ${REPLACEMENT_THRESHOLD_PERCENT}% of an order's leads are invalid (more than ${n(threshold)} of ${n(leadCount)}). ${n(counted + deliverable)} of the reported addresses ${counted + deliverable === 1 ? "was" : "were"} delivered in this order${others}.${confirmed}`,
   );
+}
+
+/** The order's delivered rows among the reported addresses (the category's unique key, joined with its rows). */
+function deliveredAmong(
+  tx: Tx | ReturnType<typeof db>,
+  orderId: string,
+  categoryId: string,
+  reported: string[],
+) {
+  return tx.$queryRaw<Delivered[]>`
+    SELECT ol.position, ol.lead_id, l.email
+      FROM leads l JOIN order_leads ol ON ol.lead_id = l.id AND ol.order_id = ${orderId}::uuid
+     WHERE l.category_id = ${categoryId}::uuid AND l.email = ANY(${reported}::text[])
+     ORDER BY ol.position`;
 }
 
 /** The admin hears about a shortfall even with sale notifications off: a buyer is owed leads. */
@@ -103,23 +112,54 @@ async function replacementFilter(tx: Tx, order: LockedOrder, reported: string[])
   };
 }
 
+type ClaimableOrder = Pick<OrderView, "id" | "categoryId" | "leadCount"> & { paidAt: Date };
+
 /**
  * The paid order a claim's key names, or 404 (an unknown key costs the caller an unknown lookup):
  * asked before the claim's body is read, and before any locking.
  */
-export async function claimableOrder(key: string, caller: Caller): Promise<{ id: string }> {
+export async function claimableOrder(key: string, caller: Caller): Promise<ClaimableOrder> {
   const known = await findByKey(key, caller);
   if (!known?.paidAt) throw notFound("Order not found");
-  return known;
+  return { ...known, paidAt: known.paidAt };
 }
 
 /** Files a claim for a paid order (claimableOrder); throws the 404/410/409/422 of the rules. */
 export async function claimReplacement(
-  known: { id: string },
+  known: ClaimableOrder,
   reportedAddresses: string[],
   now = new Date(),
 ): Promise<ReplacementAnswer> {
   const reported = [...new Set(reportedAddresses.map(normalizeEmail))];
+
+  // Refusals that need no check come first, so the provider is asked only about a claim that can
+  // be accepted; they are asked again under the lock.
+  const threshold = replacementThreshold(known.leadCount);
+  const [claimed, before] = await Promise.all([
+    db().replacementClaim.findUnique({ where: { orderId: known.id }, select: { id: true } }),
+    deliveredAmong(db(), known.id, known.categoryId, reported),
+  ]);
+  if (claimed)
+    throw conflict("A replacement was already granted for this order; each order can be replaced once.");
+  if (now.getTime() > known.paidAt.getTime() + REPLACEMENT_DAYS * DAY_MS) {
+    throw new AppError(
+      410,
+      `Replacement claims can be filed within ${REPLACEMENT_DAYS} days of payment; this order's window has closed.`,
+    );
+  }
+  if (before.length <= threshold) {
+    const inOrder = new Set(before.map((row) => row.email));
+    throw refusal(
+      before.length,
+      reported.filter((email) => !inOrder.has(email)).length,
+      threshold,
+      known.leadCount,
+    );
+  }
+  const checked = await checkReported(
+    before.map((row) => row.email),
+    now,
+  );
 
   return transaction(async (tx) => {
     const [order] = await tx.$queryRaw<LockedOrder[]>`
@@ -134,79 +174,114 @@ export async function claimReplacement(
       throw conflict("A replacement was already granted for this order; each order can be replaced once.");
     }
 
-    // Only addresses delivered in this order count: the category's leads with those emails
-    // (its unique key), joined with this order's rows.
-    const delivered = await tx.$queryRaw<Delivered[]>`
-      SELECT ol.position, ol.lead_id, l.email
-        FROM leads l JOIN order_leads ol ON ol.lead_id = l.id AND ol.order_id = ${order.id}::uuid
-       WHERE l.category_id = ${order.category_id}::uuid AND l.email = ANY(${reported}::text[])
-       ORDER BY ol.position`;
-    const counted = delivered.length;
+    const delivered = await deliveredAmong(tx, order.id, order.category_id, reported);
     const inOrder = new Set(delivered.map((row) => row.email));
     const notInOrder = reported.filter((email) => !inOrder.has(email));
-    const threshold = replacementThreshold(order.lead_count);
-    if (counted <= threshold) throw refusal(counted, notInOrder.length, threshold, order.lead_count);
+    const verdictOf = (row: Delivered): Verdict =>
+      checked.verdicts.get(row.email) ?? { verdict: "unconfirmed", reason: null };
+    const invalid = delivered.filter((row) => verdictOf(row).verdict === "invalid");
+    const deliverable = delivered.filter((row) => verdictOf(row).verdict === "valid");
+    const unconfirmed = delivered.filter((row) => verdictOf(row).verdict === "unconfirmed");
+    const counted = invalid.length + unconfirmed.length;
+    if (counted <= threshold) {
+      throw refusal(counted, notInOrder.length, threshold, order.lead_count, deliverable.length);
+    }
+    // Without the provider's word one claim swaps at most 20% of the order; proven invalid first.
+    const cap = checked.providerAnswered
+      ? counted
+      : Math.floor((order.lead_count * UNCONFIRMED_REPLACEMENT_PERCENT) / 100);
+    const toReplace = [...invalid, ...unconfirmed].slice(0, cap);
+    const held = [...invalid, ...unconfirmed].slice(cap);
 
-    const quarantined = await tx.lead.updateMany({
-      where: { id: { in: delivered.map((row) => row.lead_id) }, quarantinedAt: null },
-      data: { quarantinedAt: now },
+    // Invalid for everyone: no later order gets them; earlier files keep them, marked invalid.
+    for (const row of invalid) {
+      await tx.lead.update({
+        where: { id: row.lead_id },
+        data: { emailStatus: "invalid", emailStatusReason: verdictOf(row).reason ?? "", emailCheckedAt: now },
+        select: { id: true },
+      });
+    }
+    if (invalid.length > 0) {
+      await tx.$executeRaw`
+        INSERT INTO verifier_months AS m (month, invalid_found)
+        VALUES (date_trunc('month', ${now}::timestamptz AT TIME ZONE 'UTC')::date, ${invalid.length})
+        ON CONFLICT (month) DO UPDATE SET invalid_found = m.invalid_found + ${invalid.length}`;
+    }
+    // Confirmed deliverable: checked and verified now.
+    await tx.lead.updateMany({
+      where: { id: { in: deliverable.map((row) => row.lead_id) } },
+      data: { emailStatus: "valid", emailStatusReason: "", emailCheckedAt: now, verifiedAt: now },
     });
-    // A category's count is what it can sell: quarantined leads leave it until released.
     afterCommit(tx, revalidateCatalogue);
-    await tx.category.update({
-      where: { id: order.category_id },
-      data: { count: { decrement: quarantined.count } },
-      select: { id: true },
-    });
 
     const filter = await replacementFilter(tx, order, reported);
     await prepareAllocation(tx);
     const fresh = await tx.$queryRaw<{ id: bigint }[]>`
-      SELECT id FROM (${freshLeadsQuery(filter, counted)}) AS fresh
+      SELECT id FROM (${freshLeadsQuery(filter, toReplace.length)}) AS fresh
        ORDER BY ${FRESH_ORDER}`;
-    const positions = delivered.slice(0, fresh.length).map((row) => row.position);
+    const positions = toReplace.slice(0, fresh.length).map((row) => row.position);
     await tx.$executeRaw`
       UPDATE order_leads ol SET lead_id = swap.lead_id
         FROM unnest(${positions}::int[], ${fresh.map((row) => row.id)}::bigint[]) AS swap(position, lead_id)
        WHERE ol.order_id = ${order.id}::uuid AND ol.position = swap.position`;
     const replaced = fresh.length;
-    const shortfall = counted - replaced;
-    await tx.replacementClaim.create({
-      data: { orderId: order.id, reported: reported.length, counted, replaced, shortfall, createdAt: now },
+    const shortfall = toReplace.length - replaced;
+    const claim = await tx.replacementClaim.create({
+      data: {
+        orderId: order.id,
+        reported: reported.length,
+        counted,
+        replaced,
+        shortfall,
+        invalidConfirmed: invalid.length,
+        verifiedDeliverable: deliverable.length,
+        heldForReview: held.length,
+        createdAt: now,
+      },
       select: { id: true },
     });
+    const replacedIds = new Set(positions);
+    const heldIds = new Set(held.map((row) => row.position));
+    await tx.replacementReport.createMany({
+      data: delivered.map((row) => ({
+        claimId: claim.id,
+        orderId: order.id,
+        leadId: row.lead_id,
+        verdict: verdictOf(row).verdict,
+        replaced: replacedIds.has(row.position),
+        held: heldIds.has(row.position),
+        createdAt: now,
+      })),
+    });
+    // Unconfirmed reports take a lead off the shelf only once buyers of two different orders made them.
+    await tx.$executeRaw`
+      UPDATE leads SET quarantined_at = ${now}
+       WHERE quarantined_at IS NULL AND id IN (
+         SELECT lead_id FROM replacement_reports
+          WHERE lead_id = ANY(${unconfirmed.map((row) => row.lead_id)}::bigint[]) AND verdict = 'unconfirmed'
+          GROUP BY lead_id HAVING count(DISTINCT order_id) >= 2)`;
     await recordEvent(
       tx,
       order.id,
       "replacement",
-      `Replacement claim: ${counted} reported leads, ${replaced} replaced${shortfall ? `, ${shortfall} short` : ""}`,
+      `Replacement claim: ${counted} reported leads counted (${invalid.length} found invalid), ${replaced} replaced` +
+        `${shortfall ? `, ${shortfall} short` : ""}${held.length ? `, ${held.length} held for review` : ""}` +
+        `${deliverable.length ? `; ${deliverable.length} confirmed deliverable` : ""}`,
     );
     if (shortfall > 0) await queueShortfallMail(tx, order, shortfall, replaced);
-    return { accepted: true, reported: reported.length, counted, replaced, shortfall, notInOrder };
+    return {
+      accepted: true,
+      reported: reported.length,
+      counted,
+      replaced,
+      shortfall,
+      notInOrder,
+      invalidConfirmed: invalid.length,
+      verifiedDeliverable: deliverable.map((row) => ({
+        email: row.email,
+        checkedAt: checked.checkedAt.toISOString(),
+      })),
+      heldForReview: held.length,
+    };
   });
-}
-
-/** The order's accepted claim, or null. */
-export async function replacementOf(orderId: string): Promise<ReplacementSummary | null> {
-  const claim = await db().replacementClaim.findUnique({
-    where: { orderId },
-    select: { reported: true, counted: true, replaced: true, shortfall: true, createdAt: true },
-  });
-  return claim && toReplacementSummary(claim);
-}
-
-export function toReplacementSummary(claim: {
-  reported: number;
-  counted: number;
-  replaced: number;
-  shortfall: number;
-  createdAt: Date;
-}): ReplacementSummary {
-  return {
-    reported: claim.reported,
-    counted: claim.counted,
-    replaced: claim.replaced,
-    shortfall: claim.shortfall,
-    claimedAt: claim.createdAt.toISOString(),
-  };
 }

@@ -3,7 +3,7 @@ import { notFound } from "@/lib/errors";
 import { findByKey } from "@/lib/orders/access";
 import type { Caller } from "@/lib/limits/caller";
 import type { OrderView } from "@/lib/orders/view";
-import { replacementOf } from "@/lib/orders/replacement";
+import { db } from "@/lib/db";
 import { describeSegment } from "@/lib/segments/vocabularies";
 import type { OrderSummary, ReplacementSummary } from "@/lib/schemas/orders";
 
@@ -27,4 +27,38 @@ export async function orderSummary(key: string, caller: Caller): Promise<OrderSu
   const order = await findByKey(key, caller);
   if (!order) throw notFound("Order not found");
   return toOrderSummary(order, order.paidAt ? await replacementOf(order.id) : null);
+}
+
+/** The order's accepted claim, or null. */
+export async function replacementOf(orderId: string): Promise<ReplacementSummary | null> {
+  const claim = await db().replacementClaim.findUnique({
+    where: { orderId },
+    select: {
+      reported: true,
+      counted: true,
+      replaced: true,
+      shortfall: true,
+      heldForReview: true,
+      createdAt: true,
+    },
+  });
+  return claim && toReplacementSummary(claim);
+}
+
+export function toReplacementSummary(claim: {
+  reported: number;
+  counted: number;
+  replaced: number;
+  shortfall: number;
+  heldForReview: number;
+  createdAt: Date;
+}): ReplacementSummary {
+  return {
+    reported: claim.reported,
+    counted: claim.counted,
+    replaced: claim.replaced,
+    shortfall: claim.shortfall,
+    heldForReview: claim.heldForReview,
+    claimedAt: claim.createdAt.toISOString(),
+  };
 }

@@ -154,20 +154,13 @@ async function erasePerson(tx: Tx, email: string): Promise<void> {
   const masked = maskEmail(email);
   const leads = await tx.lead.findMany({
     where: await personLeadsWhere(tx, email),
-    select: { id: true, categoryId: true, quarantinedAt: true },
+    select: { id: true },
   });
   const ids = leads.map((lead) => lead.id);
   afterCommit(tx, revalidateCatalogue);
   await tx.orderLead.deleteMany({ where: { leadId: { in: ids } } });
   await tx.lead.deleteMany({ where: { id: { in: ids } } });
-  // Quarantined leads had already left their category's count.
-  for (const lead of leads.filter((row) => row.quarantinedAt === null)) {
-    await tx.category.update({
-      where: { id: lead.categoryId },
-      data: { count: { decrement: 1 } },
-      select: { id: true },
-    });
-  }
+  // The triggers on leads take the sellable ones out of their category's count.
   await tx.suppressedEmail.createMany({ data: [{ emailHash: hash }], skipDuplicates: true });
   // Any mail to or about the person keeps its subject only; one not yet sent never will be. A
   // mail is about them when one of its texts holds the whole address: a longer one that contains

@@ -147,6 +147,8 @@ export type StatsDto = {
   /** Accepted replacement claims, and their share of paid orders in percent. */
   replacementClaims: number;
   replacementRate: number;
+  /** Addresses our checks found invalid this calendar month (UTC), re-checks and claims alike. */
+  invalidFoundThisMonth: number;
   totalRequests: number;
   pendingRequests: number;
   inProgressRequests: number;

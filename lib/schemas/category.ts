@@ -1,5 +1,8 @@
 import type { Location } from "@/lib/categories/location";
 
+/** Sellable leads by the status of their last email check (invalid ones are never sellable). */
+export type StatusMix = { valid: number; acceptAll: number; unknown: number };
+
 /** A category as every API answers it (public and admin). */
 export type CategoryDto = {
   _id: string;
@@ -12,6 +15,8 @@ export type CategoryDto = {
   verifiedRecentlyPercent: number;
   /** The same share per country, for the location a buyer looks at. */
   verifiedRecentlyPercentByLocation: Record<Location, number>;
+  /** Sellable leads per country by email status (docs/product-rules.md, "Verification"). */
+  statusMixByLocation: Record<Location, StatusMix>;
   /** When leads were last imported; null before the first import. */
   updatedAt: string | null;
   createdAt: string;

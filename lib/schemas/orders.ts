@@ -74,6 +74,8 @@ export type ReplacementSummary = {
   counted: number;
   replaced: number;
   shortfall: number;
+  /** Counted rows not replaced (the 20% cap without a provider), held for the admin's review. */
+  heldForReview: number;
   claimedAt: string;
 };
 
@@ -84,4 +86,13 @@ export type ReplacementAnswer = {
   replaced: number;
   shortfall: number;
   notInOrder: string[];
+  /** Reported addresses the check at the claim found invalid (counted, replaced, unsellable). */
+  invalidConfirmed: number;
+  /** Reported addresses the provider confirmed deliverable at the claim: not counted. */
+  verifiedDeliverable: { email: string; checkedAt: string }[];
+  /** Counted addresses not replaced (the 20% cap without a provider), held for the admin's review. */
+  heldForReview: number;
 };
+
+/** Without a provider's confirmation, one claim replaces at most this share of the order's rows. */
+export const UNCONFIRMED_REPLACEMENT_PERCENT = 20;

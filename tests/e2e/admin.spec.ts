@@ -239,6 +239,10 @@ test("categories tab: add with validation, edit, import with report, view link",
   await expect(page.getByRole("heading", { level: 1, name: "Lead Categories" })).toBeVisible();
   const marketing = page.locator(`[data-category-id="${marketingId}"]`);
   await expect(marketing).toContainText("46,000");
+  // The demo's status mix (docs/product-rules.md, "Verification").
+  await expect(marketing.getByTestId("status-mix")).toHaveText(
+    "Email status: 85% valid, 10% accept-all, 5% unknown",
+  );
   await expect(marketing.getByRole("link", { name: "View" })).toHaveAttribute(
     "href",
     `/category/${marketingId}`,

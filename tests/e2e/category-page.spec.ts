@@ -116,9 +116,20 @@ test("the lead sample preview shows 5 representative, masked rows", async ({ pag
   await page.goto(`/category/${category._id}`);
   const sample = page.locator("section", { has: page.getByRole("heading", { name: "Lead Sample Preview" }) });
   await expect(sample.getByText("Representative data", { exact: true })).toBeVisible();
-  await expect(sample.getByRole("columnheader")).toHaveText(["Name", "Title", "Company", "Location"]);
+  await expect(sample.getByRole("columnheader")).toHaveText([
+    "Name",
+    "Title",
+    "Company",
+    "Location",
+    "Email",
+  ]);
   const rows = sample.getByRole("row");
   await expect(rows).toHaveCount(6);
+  // Each real lead's email status as a badge (docs/product-rules.md, "Verification").
+  const badges = sample.getByTestId("email-status");
+  await expect(badges).toHaveCount(5);
+  for (const badge of await badges.allTextContents())
+    expect(["Valid", "Accept-all", "Unknown"]).toContain(badge);
   const text = await sample.locator("tbody").textContent();
   expect(text).not.toContain("@");
   // Names are first name + last initial.

@@ -53,6 +53,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       TRUST_PROXY_HOPS: "1",
       // Every browser test buys from 127.0.0.1; the limit itself is tested in integration.
       ORDER_CREATE_LIMIT: "100",
+      // The demo's domains answer nothing real: no domain checks (as the embedded start does).
+      DNS_SERVERS: "off",
     },
   });
 

@@ -73,6 +73,9 @@ test("the category page follows ?location=UK: country, packages, samples and str
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Software & SaaS Professionals - UK");
   await expect(page.getByRole("list", { name: "List facts" })).toContainText("United Kingdom");
   await expect(page.getByTestId("freshness")).toHaveText(FRESHNESS);
+  await expect(page.getByTestId("status-mix")).toHaveText(
+    /^Email status: \d{1,3}% valid, \d{1,3}% accept-all, \d{1,3}% unknown$/,
+  );
   await expect(page.getByTestId("purchase-card")).toContainText("12,000");
   const places = await page
     .locator('section[aria-labelledby="sample-title"] tbody tr td:nth-child(4)')

@@ -1,6 +1,6 @@
 // The buyer's replacement claim on the order page and a person's erasure request, in Chromium
 // against the production build: a refused claim (5% or less) with its message, an accepted one from
-// a CSV upload and the claim shown after reload; /privacy/requests -> confirmation mail -> confirm
+// a CSV upload and the claim shown after reload, quarantine once a second order's buyer reports the same leads; /privacy/requests -> confirmation mail -> confirm
 // page -> erased, and the admin's masked list.
 import { closeE2eDb, e2eDb, expect, openDashboard, test } from "./admin-fixtures";
 import { mailTo } from "./mailbox";
@@ -73,6 +73,16 @@ test("a buyer is refused at 5% with the counted number, claims from a CSV and se
   await expect(page.getByTestId("replacement-claim")).toContainText("60 leads replaced");
   await expect(page.getByRole("form", { name: "Replacement claim" })).toHaveCount(0);
 
+  // One buyer's word leaves them on sale; a buyer of another order of the same leads reports them
+  // too: now they are quarantined (docs/product-rules.md, "Replacement claims").
+  const second = await paidOrder("Legal");
+  const reported = emails.slice(100, 160);
+  expect(second.emails.filter((email) => reported.includes(email))).toHaveLength(60);
+  const secondClaim = await page.request.post(`/api/orders/${second.key}/replacement`, {
+    data: { emails: reported },
+  });
+  expect(secondClaim.status()).toBe(201);
+
   // The admin sees them quarantined in the Categories tab and releases them (the count is back).
   const countOf = async () =>
     (await e2eDb().query<{ count: number }>("SELECT count FROM categories WHERE title = 'Legal'")).rows[0]
@@ -88,6 +98,7 @@ test("a buyer is refused at 5% with the counted number, claims from a CSV and se
   expect(await countOf()).toBe(before + 60);
   await page.getByRole("button", { name: "Dashboard" }).click();
   await expect(page.getByText("Replacement Rate")).toBeVisible();
+  await expect(page.getByText("Invalid Found")).toBeVisible();
 });
 
 test("a person asks for erasure, confirms from the mail, and is gone; the admin sees a masked request", async ({

@@ -133,6 +133,7 @@ describe("GET /api/leads/download/{paymentId}", () => {
       "Title",
       "Company",
       "Email",
+      "Email Status",
       "Phone",
       "City",
       "State",
@@ -159,17 +160,57 @@ describe("GET /api/leads/download/{paymentId}", () => {
     expect((await fetchFile(npId)).response.status).toBe(404);
   });
 
+  it("never delivers an invalid address, and keeps a lead found invalid after the sale in the file, marked", async () => {
+    const category = await createCategoryWithLeads(pool(), { title: "Download Statuses" }, 1_100, 24);
+    // Before the sale: the 50 most recently verified leads are found invalid, 20 others accept-all.
+    await pool().query(
+      `UPDATE leads SET email_status = 'invalid' WHERE id IN (
+         SELECT id FROM leads WHERE category_id = $1 ORDER BY verified_at DESC, id LIMIT 50)`,
+      [category],
+    );
+    await pool().query(
+      `UPDATE leads SET email_status = 'accept_all' WHERE id IN (
+         SELECT id FROM leads WHERE category_id = $1 AND email_status = 'unknown' ORDER BY id LIMIT 20)`,
+      [category],
+    );
+    const { key, npId } = await buyAndPay(category, "starter");
+    const before = parseCsv((await fetchFile(key)).bytes.toString("utf8"));
+    expect(before).toHaveLength(1001);
+    const statuses = before.slice(1).map((row) => row[5]);
+    expect(statuses).not.toContain("invalid");
+    expect(new Set(statuses)).toEqual(new Set(["unknown", "accept-all"]));
+    expect(statuses.filter((status) => status === "accept-all")).toHaveLength(20);
+
+    // After the sale a delivered lead is found invalid: it stays in the buyer's file, marked.
+    const { rows: delivered } = await pool().query<{ lead_id: string }>(
+      `SELECT ol.lead_id FROM order_leads ol JOIN orders o ON o.id = ol.order_id
+       WHERE o.provider_payment_id = $1 ORDER BY ol.position LIMIT 1`,
+      [npId],
+    );
+    await pool().query("UPDATE leads SET email_status = 'invalid' WHERE id = $1", [delivered[0].lead_id]);
+    const after = parseCsv((await fetchFile(key)).bytes.toString("utf8"));
+    expect(after).toHaveLength(1001);
+    expect(after[1][5]).toBe("invalid");
+    expect(after.slice(2)).toEqual(before.slice(2));
+
+    const xlsx = new ExcelJS.Workbook();
+    await xlsx.xlsx.load((await fetchFile(key, "xlsx")).bytes as unknown as ArrayBuffer);
+    const sheet = xlsx.getWorksheet("Leads")!;
+    expect(sheet.getRow(1).getCell(6).value).toBe("Email Status");
+    expect(sheet.getRow(2).getCell(6).value).toBe("invalid");
+  });
+
   it("adds the standard columns", async () => {
     const { key } = await buyAndPay(big, "standard");
     const rows = parseCsv((await fetchFile(key)).bytes.toString("utf8"));
-    expect(rows[0].slice(9)).toEqual(["Profile URL", "Industry", "Company Size"]);
+    expect(rows[0].slice(10)).toEqual(["Profile URL", "Industry", "Company Size"]);
     expect(rows).toHaveLength(10_001);
   });
 
   it("delivers premium as CSV and as Excel with the advanced columns, only from its own category", async () => {
     const { key } = await buyAndPay(big, "premium");
     const csv = parseCsv((await fetchFile(key)).bytes.toString("utf8"));
-    expect(csv[0].slice(12)).toEqual([
+    expect(csv[0].slice(13)).toEqual([
       "Seniority",
       "Department",
       "Company Website",
@@ -177,7 +218,7 @@ describe("GET /api/leads/download/{paymentId}", () => {
       "Verified At",
     ]);
     expect(csv).toHaveLength(20_001);
-    expect(csv[1][16]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(csv[1][17]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
 
     const { rows: own } = await pool().query<{ email: string }>(
       "SELECT email FROM leads WHERE category_id = $1",
@@ -230,8 +271,8 @@ describe("GET /api/leads/download/{paymentId}", () => {
       );
     }
     const { rows } = await pool().query<string[]>({
-      text: `SELECT l.first_name, l.last_name, l.job_title, l.company, l.email, l.phone, l.city, l.state,
-               l.country::text
+      text: `SELECT l.first_name, l.last_name, l.job_title, l.company, l.email,
+               replace(l.email_status::text, '_', '-'), l.phone, l.city, l.state, l.country::text
              FROM order_leads ol JOIN orders o ON o.id = ol.order_id JOIN leads l ON l.id = ol.lead_id
              WHERE o.provider_payment_id = $1 ORDER BY ol.position`,
       values: [npId],
@@ -243,6 +284,7 @@ describe("GET /api/leads/download/{paymentId}", () => {
       "Title",
       "Company",
       "Email",
+      "Email Status",
       "Phone",
       "City",
       "State",

@@ -270,14 +270,21 @@ describe("freshness", () => {
     expect((await categoryById(mixed)).countByLocation).toEqual(before.countByLocation);
   });
 
-  it("reads the aggregate, which matches a count over the sellable leads for every category", async () => {
+  it("reads the aggregate and the counts, which match a count over the sellable leads for every category", async () => {
     const { rows } = await pool().query<{ mismatches: number }>(`
       SELECT count(*)::int AS mismatches FROM (
-        SELECT category_id, country, (verified_at AT TIME ZONE 'UTC')::date AS day, count(*)::int AS leads
-        FROM leads WHERE quarantined_at IS NULL GROUP BY 1, 2, 3
+        SELECT category_id, country, (verified_at AT TIME ZONE 'UTC')::date AS day, email_status,
+               count(*)::int AS leads
+        FROM leads WHERE lead_sellable(quarantined_at, email_status) GROUP BY 1, 2, 3, 4
       ) actual FULL JOIN category_lead_days d
         ON d.category_id = actual.category_id AND d.country = actual.country AND d.verified_on = actual.day
+       AND d.email_status = actual.email_status
       WHERE actual.leads IS DISTINCT FROM d.leads`);
     expect(rows[0].mismatches).toBe(0);
+    const counts = await pool().query<{ mismatches: number }>(`
+      SELECT count(*)::int AS mismatches FROM categories c
+      WHERE c.count <> (SELECT count(*) FROM leads l
+                        WHERE l.category_id = c.id AND lead_sellable(l.quarantined_at, l.email_status))`);
+    expect(counts.rows[0].mismatches).toBe(0);
   });
 });

@@ -67,7 +67,18 @@ describe("public read API", () => {
 
     for (const lead of first.body.leads) {
       expect(Object.keys(lead).sort()).toEqual(
-        ["_id", "categoryId", "city", "company", "country", "name", "state", "title", "verifiedAt"].sort(),
+        [
+          "_id",
+          "categoryId",
+          "city",
+          "company",
+          "country",
+          "name",
+          "state",
+          "title",
+          "verifiedAt",
+          "emailStatus",
+        ].sort(),
       );
       expect(lead.name).toMatch(/^\S+ [A-Z]\.$/);
       expect(JSON.stringify(lead)).not.toMatch(/@|linkedin|\+\d/);

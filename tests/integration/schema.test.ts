@@ -168,6 +168,51 @@ describe("schema and migrations", () => {
     ).toEqual({ clientIp: "192.0.2.1", hour, count: 2 });
     await prisma.customRequestCount.delete({ where: { clientIp_hour: { clientIp: "192.0.2.1", hour } } });
 
+    const claim = await prisma.replacementClaim.create({
+      data: {
+        orderId: order.id,
+        reported: 3,
+        counted: 2,
+        replaced: 1,
+        shortfall: 0,
+        invalidConfirmed: 1,
+        verifiedDeliverable: 1,
+        heldForReview: 1,
+        reports: {
+          create: [
+            { orderId: order.id, leadId: lead.id, verdict: "unconfirmed", replaced: false, held: true },
+          ],
+        },
+      },
+      include: { reports: true },
+    });
+    expect(
+      await prisma.replacementClaim.findUniqueOrThrow({
+        where: { id: claim.id },
+        include: { reports: true },
+      }),
+    ).toMatchObject({
+      invalidConfirmed: 1,
+      verifiedDeliverable: 1,
+      heldForReview: 1,
+      reports: [{ orderId: order.id, leadId: lead.id, verdict: "unconfirmed", replaced: false, held: true }],
+    });
+    await prisma.replacementClaim.delete({ where: { id: claim.id } });
+    expect(await prisma.replacementReport.count({ where: { claimId: claim.id } })).toBe(0);
+
+    const month = new Date("2026-11-01T00:00:00.000Z");
+    await prisma.verifierMonth.create({
+      data: { month, sent: 3, invalidFound: 1, lastError: "no credits", lastErrorAt: verifiedAt },
+    });
+    expect(await prisma.verifierMonth.findUniqueOrThrow({ where: { month } })).toEqual({
+      month,
+      sent: 3,
+      invalidFound: 1,
+      lastError: "no credits",
+      lastErrorAt: verifiedAt,
+    });
+    await prisma.verifierMonth.delete({ where: { month } });
+
     const attempt = await prisma.loginAttempt.create({
       data: { email: "a@b.c", ip: "::1", success: false, device: "d1", throttled: true },
     });
@@ -267,6 +312,8 @@ describe("schema and migrations", () => {
       "orders FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE RESTRICT",
       // An order's replacement claim goes with it.
       "replacement_claims FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE CASCADE",
+      "replacement_reports FOREIGN KEY (claim_id) REFERENCES replacement_claims(id) ON UPDATE CASCADE ON DELETE CASCADE",
+      "replacement_reports FOREIGN KEY (lead_id) REFERENCES leads(id) ON UPDATE CASCADE ON DELETE CASCADE",
     ]);
   });
 });

@@ -57,6 +57,17 @@ describe("invalid addresses are never sold", () => {
     expect((await findAnyCategory(categoryId))?.countByLocation).toEqual({ USA: 28, UK: 10 });
     expect(await allocatable()).toHaveLength(28);
 
+    // The status mix of the country comes from the same rollup.
+    await db().lead.updateMany({
+      where: { id: { in: invalid.slice(0, 1) } },
+      data: { emailStatus: "valid" },
+    });
+    expect((await findAnyCategory(categoryId))?.statusMixByLocation).toEqual({
+      USA: { valid: 1, acceptAll: 1, unknown: 26 },
+      UK: { valid: 0, acceptAll: 0, unknown: 10 },
+    });
+    expect((await findAnyCategory(categoryId))?.count).toBe(38);
+
     // Deleting an invalid lead leaves the counts as they are: it was never counted.
     await db().lead.deleteMany({ where: { id: { in: invalid.slice(2) } } });
     expect((await findAnyCategory(categoryId))?.countByLocation).toEqual({ USA: 28, UK: 10 });

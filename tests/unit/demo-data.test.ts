@@ -139,4 +139,14 @@ describe("demo data", () => {
     expect(recent.length / leads.length).toBeGreaterThan(0.8);
     expect(leads.every((lead) => lead.verifiedAt <= now)).toBe(true);
   });
+
+  it("gives the demo's leads the statuses of checked data, none invalid, and others none", () => {
+    const leads = makeLeads(2_000, { seed: 4, category: "Finance", statuses: true });
+    const share = (status: string) =>
+      leads.filter((lead) => lead.emailStatus === status).length / leads.length;
+    expect(share("valid")).toBe(0.85);
+    expect(share("accept_all")).toBe(0.1);
+    expect(share("unknown")).toBe(0.05);
+    expect(makeLeads(100, { seed: 4 }).every((lead) => lead.emailStatus === undefined)).toBe(true);
+  });
 });

@@ -5,6 +5,19 @@ import { testPaymentsWarning } from "@/lib/production-rules";
 const base = { DATABASE_URL: "postgres://localhost/x" };
 
 describe("parseEnv", () => {
+  it("reads DNS_SERVERS=off as no resolvers (domain checks off) and the re-check settings", () => {
+    expect(parseEnv({ ...base, DNS_SERVERS: "off" }).DNS_SERVERS).toEqual([]);
+    expect(parseEnv({ ...base, DNS_SERVERS: "127.0.0.1:5353" }).DNS_SERVERS).toEqual([
+      { host: "127.0.0.1", port: 5353 },
+    ]);
+    expect(parseEnv(base).EMAIL_VERIFY_RATE).toBe(20);
+    expect(parseEnv(base).EMAIL_VERIFIER_MONTHLY_LIMIT).toBeUndefined();
+    expect(parseEnv({ ...base, EMAIL_VERIFIER_MONTHLY_LIMIT: "5000" }).EMAIL_VERIFIER_MONTHLY_LIMIT).toBe(
+      5000,
+    );
+    expect(() => parseEnv({ ...base, EMAIL_VERIFY_RATE: "-1" })).toThrow(/EMAIL_VERIFY_RATE/);
+  });
+
   it("applies the documented defaults", () => {
     const env = parseEnv({ ...base, NODE_ENV: "development" });
     expect(env.PORT).toBe(3000);

@@ -1,0 +1,217 @@
+// Re-checks (docs/product-rules.md, "Verification"): due sellable leads are checked again against
+// the loopback DNS server and the ZeroBounce stand-in; an invalid one leaves the counts at once,
+// a confirmed one moves verified_at, a provider failure or the month's limit changes no status.
+// Own database: a run re-checks every due lead there is, and each test leaves none due.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../support/database";
+import { startDnsServer, type LoopbackDnsServer } from "../support/dns-server";
+import { startZeroBounceStandin, type ZeroBounceStandin } from "../support/zerobounce-standin";
+
+const database = await createTestDatabase("leadmarket_recheck");
+process.env.DATABASE_URL = database.url;
+
+const { db, pool } = await import("@/lib/db");
+const { findAnyCategory } = await import("@/lib/categories/public");
+const { recheckDueLeads } = await import("@/lib/leads/recheck");
+const { getStats } = await import("@/lib/dashboard/stats");
+const { MailDomainChecker } = await import("@/lib/verification/mail-domain");
+const { ZeroBounce } = await import("@/lib/verification/zerobounce");
+
+let dns: LoopbackDnsServer;
+let standin: ZeroBounceStandin;
+const mx = [{ exchange: "mx.mail.test", priority: 10 }];
+const DAY = 86_400_000;
+
+beforeAll(async () => {
+  dns = await startDnsServer({
+    zone: {
+      "ok.test": { mx },
+      "null-mx.test": { mx: [{ exchange: "", priority: 0 }] },
+      "broken.test": { rcode: "SERVFAIL" },
+    },
+  });
+  standin = await startZeroBounceStandin();
+});
+
+afterEach(async () => {
+  standin.results.clear();
+  standin.calls.length = 0;
+  // Every test's leads are its own: the ones left due must not reach the next test's run.
+  await db().lead.updateMany({ data: { verifiedAt: new Date() } });
+  await db().verifierMonth.deleteMany();
+});
+
+afterAll(async () => {
+  await dns.close();
+  await standin.close();
+  await db().$disconnect();
+  await pool().end();
+  await database.drop();
+});
+
+const domains = () =>
+  new MailDomainChecker({ servers: [{ host: dns.host, port: dns.port }], queryTimeoutMs: 300 });
+const provider = () => new ZeroBounce({ apiKey: standin.apiKey, apiUrl: standin.url });
+const run = (options: Partial<Parameters<typeof recheckDueLeads>[0]> = {}) =>
+  recheckDueLeads({
+    domains: domains(),
+    provider: null,
+    ratePerSecond: 0,
+    monthlyLimit: null,
+    batchesPerMinute: 6000,
+    ...options,
+  });
+
+async function category(title: string, leads: { email: string; daysAgo: number; status?: "valid" }[]) {
+  const { id } = await db().category.create({ data: { title } });
+  await db().lead.createMany({
+    data: leads.map((lead) => ({
+      categoryId: id,
+      firstName: "A",
+      lastName: "B",
+      email: lead.email,
+      country: "USA" as const,
+      verifiedAt: new Date(Date.now() - lead.daysAgo * DAY),
+      emailStatus: lead.status ?? "unknown",
+    })),
+  });
+  return id;
+}
+
+async function leadsOf(categoryId: string) {
+  const rows = await db().lead.findMany({ where: { categoryId }, orderBy: { email: "asc" } });
+  return Object.fromEntries(rows.map((row) => [row.email, row]));
+}
+
+describe("re-checks", () => {
+  it("without a provider find dead domains invalid at once and call nothing valid", async () => {
+    const id = await category("Recheck domains", [
+      { email: "a@ok.test", daysAgo: 40, status: "valid" },
+      { email: "b@ok.test", daysAgo: 40 },
+      { email: "c@gone.test", daysAgo: 40 },
+      { email: "d@null-mx.test", daysAgo: 30 },
+      { email: "e@broken.test", daysAgo: 40 },
+      { email: "f@gone.test", daysAgo: 3 },
+    ]);
+    expect((await findAnyCategory(id))?.count).toBe(6);
+    const before = await leadsOf(id);
+
+    const result = await run();
+    expect(result).toEqual({ checked: 4, confirmed: 0, invalid: 2, stoppedBy: null });
+    const after = await leadsOf(id);
+    expect(after["c@gone.test"]).toMatchObject({
+      emailStatus: "invalid",
+      emailStatusReason: "no_mail_domain",
+    });
+    expect(after["d@null-mx.test"]).toMatchObject({ emailStatus: "invalid", emailStatusReason: "null_mx" });
+    // Our checks passed: checked now, the status and verification date as they were.
+    expect(after["a@ok.test"]).toMatchObject({
+      emailStatus: "valid",
+      verifiedAt: before["a@ok.test"].verifiedAt,
+    });
+    expect(after["b@ok.test"].emailStatus).toBe("unknown");
+    expect(after["b@ok.test"].emailCheckedAt).not.toBeNull();
+    // A resolver failure is no verdict; a lead not yet due is not looked at.
+    expect(after["e@broken.test"]).toEqual(before["e@broken.test"]);
+    expect(after["f@gone.test"]).toEqual(before["f@gone.test"]);
+
+    // The invalid ones left the count and the per-country counts in the same transaction.
+    const shown = await findAnyCategory(id);
+    expect(shown?.count).toBe(4);
+    expect(shown?.countByLocation.USA).toBe(4);
+    const month = await db().verifierMonth.findFirstOrThrow();
+    expect(month.invalidFound).toBe(2);
+    // The dashboard shows them as found this month.
+    expect((await getStats()).invalidFoundThisMonth).toBe(2);
+
+    // A second run finds only the lead whose resolver failed still due, and gives it no verdict.
+    expect(await run()).toEqual({ checked: 0, confirmed: 0, invalid: 0, stoppedBy: null });
+  });
+
+  it("with the provider take its verdicts; a confirmation moves verified_at", async () => {
+    const id = await category("Recheck provider", [
+      { email: "valid@ok.test", daysAgo: 40 },
+      { email: "catch@ok.test", daysAgo: 40 },
+      { email: "gone@ok.test", daysAgo: 40 },
+      { email: "maybe@ok.test", daysAgo: 40, status: "valid" },
+      { email: "dead@gone.test", daysAgo: 40 },
+    ]);
+    standin.results.set("catch@ok.test", { status: "catch-all", sub_status: "" });
+    standin.results.set("gone@ok.test", { status: "invalid", sub_status: "mailbox_not_found" });
+    standin.results.set("maybe@ok.test", { status: "unknown", sub_status: "timeout_exceeded" });
+    const started = Date.now();
+
+    const result = await run({ provider: provider() });
+    expect(result).toEqual({ checked: 5, confirmed: 2, invalid: 2, stoppedBy: null });
+    // Only the addresses our checks left standing went to the provider, in one batch.
+    expect(standin.calls).toEqual(["validatebatch:4"]);
+    const after = await leadsOf(id);
+    expect(after["valid@ok.test"].emailStatus).toBe("valid");
+    expect(after["valid@ok.test"].verifiedAt.getTime()).toBeGreaterThanOrEqual(started);
+    expect(after["catch@ok.test"].emailStatus).toBe("accept_all");
+    expect(after["catch@ok.test"].verifiedAt.getTime()).toBeGreaterThanOrEqual(started);
+    expect(after["gone@ok.test"]).toMatchObject({
+      emailStatus: "invalid",
+      emailStatusReason: "provider:mailbox_not_found",
+    });
+    expect(after["maybe@ok.test"]).toMatchObject({
+      emailStatus: "unknown",
+      emailStatusReason: "provider:timeout_exceeded",
+    });
+    expect(after["maybe@ok.test"].verifiedAt.getTime()).toBeLessThan(started);
+    expect(after["dead@gone.test"].emailStatus).toBe("invalid");
+    expect((await findAnyCategory(id))?.count).toBe(3);
+  });
+
+  it("leave statuses as they were when the provider fails or the month's limit is reached, and tell the admin", async () => {
+    const id = await category("Recheck failures", [
+      { email: "x@ok.test", daysAgo: 40, status: "valid" },
+      { email: "y@ok.test", daysAgo: 40 },
+      { email: "z@gone.test", daysAgo: 40 },
+    ]);
+    const before = await leadsOf(id);
+    standin.failNext(500);
+    const failed = await run({ provider: provider() });
+    expect(failed.stoppedBy).toBe("Stand-in failure 500");
+    const after = await leadsOf(id);
+    expect(after["x@ok.test"]).toEqual(before["x@ok.test"]);
+    expect(after["y@ok.test"]).toEqual(before["y@ok.test"]);
+    // Our own checks still count: the dead domain is invalid.
+    expect(after["z@gone.test"].emailStatus).toBe("invalid");
+    expect((await db().verifierMonth.findFirstOrThrow()).lastError).toBe("Stand-in failure 500");
+
+    standin.calls.length = 0;
+    const limited = await run({ provider: provider(), monthlyLimit: 1 });
+    expect(limited.stoppedBy).toMatch(/monthly limit/);
+    expect(standin.calls).toEqual([]);
+    expect(await leadsOf(id)).toEqual(after);
+
+    // Within the limit the addresses are sent and counted.
+    await db().verifierMonth.deleteMany();
+    expect((await run({ provider: provider(), monthlyLimit: 2 })).checked).toBe(2);
+    expect((await db().verifierMonth.findFirstOrThrow()).sent).toBe(2);
+  });
+
+  it("share the due leads between concurrent runs, each checked once", async () => {
+    const leads = Array.from({ length: 900 }, (_, i) => ({ email: `p${i}@ok.test`, daysAgo: 40 }));
+    await category("Recheck shared", leads);
+    const [first, second] = await Promise.all([
+      run({ provider: provider(), concurrency: 3 }),
+      run({ provider: provider(), concurrency: 3 }),
+    ]);
+    expect(first.checked + second.checked).toBe(900);
+    const sent = standin.calls.reduce((sum, call) => sum + Number(call.split(":")[1]), 0);
+    expect(sent).toBe(900);
+  });
+
+  it("pace the addresses a second", async () => {
+    await category(
+      "Recheck paced",
+      Array.from({ length: 400 }, (_, i) => ({ email: `r${i}@ok.test`, daysAgo: 40 })),
+    );
+    const started = Date.now();
+    expect((await run({ ratePerSecond: 400 })).checked).toBe(400);
+    // Two claims of 200 at 400 a second: the second waits half a second after the first.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+  });
+});

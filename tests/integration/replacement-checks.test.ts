@@ -1,0 +1,133 @@
+// Replacement claims checked again when they arrive (docs/product-rules.md, "Replacement claims"),
+// against a DNS server on loopback and the ZeroBounce stand-in: addresses found invalid count, are
+// replaced and stop being sellable to anyone; those the provider confirms deliverable do not count;
+// the others count and stay sellable to other buyers.
+import { afterAll, describe, expect, it } from "vitest";
+import { fromAddress } from "../support/client";
+import { startDnsServer } from "../support/dns-server";
+import { call, callJson } from "../support/routes";
+import { startTestStore } from "../support/store";
+import { startZeroBounceStandin } from "../support/zerobounce-standin";
+
+const dns = await startDnsServer({ zone: { "ok.test": { mx: [{ exchange: "mx.ok.test", priority: 10 }] } } });
+const zerobounce = await startZeroBounceStandin();
+const store = await startTestStore({
+  name: "leadmarket_replacement_checks",
+  apiKey: "np-repl-checks",
+  ipnSecret: "ipn-repl-checks",
+  env: {
+    ORDER_CREATE_LIMIT: "0",
+    DNS_SERVERS: dns.address,
+    EMAIL_VERIFIER_API_KEY: zerobounce.apiKey,
+    EMAIL_VERIFIER_API_URL: zerobounce.url,
+  },
+});
+const { standin } = store;
+
+const { POST: create } = await import("@/app/api/payment/create/route");
+const { POST: ipn } = await import("@/app/api/payment/ipn/route");
+const { POST: claimRoute } = await import("@/app/api/orders/[key]/replacement/route");
+const { db, pool } = await import("@/lib/db");
+const { createCategoryWithLeads } = await import("@/prisma/demo-data");
+
+afterAll(async () => {
+  await store.close();
+  await dns.close();
+  await zerobounce.close();
+});
+
+let addresses = 0;
+const nextAddress = () => `10.8.${Math.floor(++addresses / 250)}.${addresses % 250}`;
+
+async function buy(categoryId: string): Promise<string> {
+  const result = await callJson<{ paymentId: string }>(create, "/api/payment/create", {
+    json: { categoryId, packageType: "starter" },
+    headers: fromAddress(nextAddress()),
+  });
+  expect(result.status).toBe(200);
+  const order = await db().order.findUniqueOrThrow({ where: { downloadKey: result.body.paymentId } });
+  const payment = standin.pay(order.invoiceId!, { status: "finished" });
+  const signed = standin.signedIpn(payment.payment_id);
+  const paid = await call(ipn, "/api/payment/ipn", {
+    body: signed.body,
+    headers: { "content-type": "application/json", "x-nowpayments-sig": signed.signature },
+  });
+  expect(paid.status).toBe(200);
+  return result.body.paymentId;
+}
+
+async function orderEmails(key: string): Promise<{ lead_id: string; email: string }[]> {
+  const { rows } = await pool().query(
+    `SELECT ol.lead_id::text AS lead_id, l.email FROM orders o JOIN order_leads ol ON ol.order_id = o.id
+       JOIN leads l ON l.id = ol.lead_id WHERE o.download_key = $1 ORDER BY ol.position`,
+    [key],
+  );
+  return rows;
+}
+
+describe("a claim checked again", () => {
+  it("counts and unsells invalid addresses, does not count confirmed ones, and leaves the rest sellable", async () => {
+    const category = await createCategoryWithLeads(pool(), { title: "Checked Claims" }, 1300, 51);
+    // Every address on a domain the loopback server answers; 30 of the most recent on one it does not.
+    await pool().query(`UPDATE leads SET email = 'p' || id || '@ok.test' WHERE category_id = $1`, [category]);
+    const key = await buy(category);
+    const delivered = await orderEmails(key);
+    const gone = delivered.slice(0, 30);
+    await pool().query("UPDATE leads SET email = 'p' || id || '@gone.test' WHERE id = ANY($1::bigint[])", [
+      gone.map((row) => row.lead_id),
+    ]);
+    const rejected = delivered.slice(30, 60);
+    const unsure = delivered.slice(60, 90);
+    const fine = delivered.slice(90, 120);
+    for (const row of rejected)
+      zerobounce.results.set(row.email, { status: "invalid", sub_status: "mailbox_not_found" });
+    for (const row of unsure)
+      zerobounce.results.set(row.email, { status: "unknown", sub_status: "timeout_exceeded" });
+    const reported = [
+      ...gone.map((row) => row.email.replace("@ok.test", "@gone.test")),
+      ...[...rejected, ...unsure, ...fine].map((row) => row.email),
+    ];
+    const countBefore = (await db().category.findUniqueOrThrow({ where: { id: category } })).count;
+
+    const answer = await callJson<Record<string, unknown>>(claimRoute, `/api/orders/${key}/replacement`, {
+      params: { key },
+      headers: fromAddress(nextAddress()),
+      json: { emails: reported },
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toMatchObject({
+      accepted: true,
+      reported: 120,
+      counted: 90,
+      replaced: 90,
+      shortfall: 0,
+      invalidConfirmed: 60,
+      heldForReview: 0,
+    });
+    const deliverable = answer.body.verifiedDeliverable as { email: string; checkedAt: string }[];
+    expect(deliverable.map((row) => row.email).sort()).toEqual(fine.map((row) => row.email).sort());
+    expect(Number.isNaN(Date.parse(deliverable[0].checkedAt))).toBe(false);
+    // Only the addresses our checks left standing went to the provider.
+    expect(zerobounce.calls).toEqual(["validatebatch:90"]);
+
+    const statuses = async (rows: { lead_id: string }[]) =>
+      (
+        await db().lead.findMany({
+          where: { id: { in: rows.map((row) => BigInt(row.lead_id)) } },
+          select: { emailStatus: true, quarantinedAt: true },
+        })
+      ).map((lead) => `${lead.emailStatus}${lead.quarantinedAt ? ":quarantined" : ""}`);
+    expect(new Set(await statuses([...gone, ...rejected]))).toEqual(new Set(["invalid"]));
+    expect(new Set(await statuses(unsure))).toEqual(new Set(["unknown"]));
+    expect(new Set(await statuses(fine))).toEqual(new Set(["valid"]));
+    expect((await db().verifierMonth.findFirstOrThrow()).invalidFound).toBe(60);
+    // The 60 invalid ones left the count; the 30 unconfirmed ones are still for sale.
+    expect((await db().category.findUniqueOrThrow({ where: { id: category } })).count).toBe(countBefore - 60);
+
+    // The confirmed rows stay in the buyer's file; the 90 counted ones were swapped.
+    const after = await orderEmails(key);
+    const kept = new Set(after.map((row) => row.lead_id));
+    expect(fine.every((row) => kept.has(row.lead_id))).toBe(true);
+    expect([...gone, ...rejected, ...unsure].some((row) => kept.has(row.lead_id))).toBe(false);
+  });
+});
