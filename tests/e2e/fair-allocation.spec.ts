@@ -5,23 +5,13 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Browser } from "@playwright/test";
 import { parse } from "csv-parse/sync";
-import { startAppServer, type AppServer } from "../support/app-server";
+import { startTestModeServer, type AppServer } from "../support/app-server";
 
 let server: AppServer;
 const BUYER = `fair-${Date.now()}@example.com`;
 
 test.beforeAll(async () => {
-  server = await startAppServer({
-    env: {
-      DATABASE_URL: process.env.E2E_DATABASE_URL,
-      APP_SECRET: process.env.E2E_APP_SECRET,
-      PAYMENTS_TEST_MODE: "1",
-      ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1",
-      SMTP_URL: process.env.E2E_SMTP_URL,
-      ORDER_CREATE_LIMIT: "100",
-    },
-    stdout: "ignore",
-  });
+  server = await startTestModeServer();
 });
 
 test.afterAll(async () => {

@@ -2,24 +2,12 @@
 // off, so this file starts a second server of the same build, on the same database, with it on.
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { startAppServer, type AppServer } from "../support/app-server";
+import { startTestModeServer, type AppServer } from "../support/app-server";
 
 let server: AppServer;
 
 test.beforeAll(async () => {
-  server = await startAppServer({
-    env: {
-      DATABASE_URL: process.env.E2E_DATABASE_URL,
-      APP_SECRET: process.env.E2E_APP_SECRET,
-      PAYMENTS_TEST_MODE: "1",
-      ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1",
-      // Same database, same outbox: whichever server claims a mail (another spec's receipt too)
-      // must deliver it to the mailbox the specs read.
-      SMTP_URL: process.env.E2E_SMTP_URL,
-      ORDER_CREATE_LIMIT: "100",
-    },
-    stdout: "ignore",
-  });
+  server = await startTestModeServer();
 });
 
 test.afterAll(async () => {

@@ -4,23 +4,13 @@
 // bought in test payment mode delivers only leads of the segment, at desktop and phone widths.
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
-import { startAppServer, type AppServer } from "../support/app-server";
+import { startTestModeServer, type AppServer } from "../support/app-server";
 
 let server: AppServer;
 let categoryId: string;
 
 test.beforeAll(async () => {
-  server = await startAppServer({
-    env: {
-      DATABASE_URL: process.env.E2E_DATABASE_URL,
-      APP_SECRET: process.env.E2E_APP_SECRET,
-      PAYMENTS_TEST_MODE: "1",
-      ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1",
-      SMTP_URL: process.env.E2E_SMTP_URL,
-      ORDER_CREATE_LIMIT: "100",
-    },
-    stdout: "ignore",
-  });
+  server = await startTestModeServer();
   const categories = (await (await fetch(`${server.url}/api/categories`)).json()) as {
     _id: string;
     title: string;

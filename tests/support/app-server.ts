@@ -58,3 +58,22 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   await stop();
   throw new Error("The app server did not become ready within 60 s");
 }
+
+/**
+ * A second server of the e2e build, on the same database, with the built-in test payment page on
+ * (the shared e2e app runs with test mode off). Same database, same outbox: whichever server claims
+ * a mail (another spec's receipt too) must deliver it to the mailbox the specs read.
+ */
+export function startTestModeServer(): Promise<AppServer> {
+  return startAppServer({
+    env: {
+      DATABASE_URL: process.env.E2E_DATABASE_URL,
+      APP_SECRET: process.env.E2E_APP_SECRET,
+      PAYMENTS_TEST_MODE: "1",
+      ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1",
+      SMTP_URL: process.env.E2E_SMTP_URL,
+      ORDER_CREATE_LIMIT: "100",
+    },
+    stdout: "ignore",
+  });
+}
