@@ -30,16 +30,16 @@ const invalidCredentials = () => new AppError(401, "Invalid credentials");
 const LOGIN_LOCK = 5_302;
 
 /** Who is trying: their address, and the device id when they hold a valid cookie for the email. */
-export type Caller = { ip: string; device: string | null };
+type AttemptOrigin = { ip: string; device: string | null };
 
 /** Seconds until the caller may try again, or 0 when under the limit. */
-async function retryAfterSeconds(tx: Tx, email: string, caller: Caller): Promise<number> {
+async function retryAfterSeconds(tx: Tx, email: string, origin: AttemptOrigin): Promise<number> {
   // The MAX_FAILURES-th latest failure in the window decides when the window lets the caller in.
-  const rows = caller.device
+  const rows = origin.device
     ? await tx.$queryRaw<{ retry: string | null }[]>`
         SELECT ceil(extract(epoch FROM created_at + make_interval(mins => ${FAILURE_WINDOW_MINUTES}::int) - now()))::text AS retry
           FROM login_attempts
-         WHERE device = ${caller.device} AND NOT success AND NOT throttled
+         WHERE device = ${origin.device} AND NOT success AND NOT throttled
            AND created_at > now() - make_interval(mins => ${FAILURE_WINDOW_MINUTES}::int)
          ORDER BY created_at DESC OFFSET ${MAX_FAILURES}::int - 1 LIMIT 1`
     : await tx.$queryRaw<{ retry: string | null }[]>`
@@ -47,11 +47,11 @@ async function retryAfterSeconds(tx: Tx, email: string, caller: Caller): Promise
           SELECT email, ip, created_at FROM login_attempts
           WHERE NOT success AND NOT throttled
             AND created_at > now() - make_interval(mins => ${FAILURE_WINDOW_MINUTES}::int)
-            AND (email = ${email} OR ip = ${caller.ip})
+            AND (email = ${email} OR ip = ${origin.ip})
         ), nth AS (
           SELECT (SELECT created_at FROM recent WHERE email = ${email}
                    ORDER BY created_at DESC OFFSET ${MAX_FAILURES}::int - 1 LIMIT 1) AS by_email,
-                 (SELECT created_at FROM recent WHERE ip = ${caller.ip}
+                 (SELECT created_at FROM recent WHERE ip = ${origin.ip}
                    ORDER BY created_at DESC OFFSET ${MAX_FAILURES}::int - 1 LIMIT 1) AS by_ip
         )
         SELECT ceil(extract(epoch FROM GREATEST(by_email, by_ip) + make_interval(mins => ${FAILURE_WINDOW_MINUTES}::int) - now()))::text AS retry
@@ -101,15 +101,15 @@ async function alertWhenUnderAttack(tx: Tx, email: string): Promise<void> {
  * attempt is recorded too (for the admin's alert, not for the lock). Answers the attempt's id, or
  * the seconds to wait.
  */
-function reserveAttempt(email: string, caller: Caller): Promise<{ id: bigint } | { retry: number }> {
+function reserveAttempt(email: string, origin: AttemptOrigin): Promise<{ id: bigint } | { retry: number }> {
   return transaction(async (tx) => {
     // Always the email's lock first, then the caller's: a fixed order cannot deadlock.
-    const callerKey = caller.device ? `device:${caller.device}` : `ip:${caller.ip}`;
+    const callerKey = origin.device ? `device:${origin.device}` : `ip:${origin.ip}`;
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOGIN_LOCK}::int, hashtext(${`email:${email}`}))`;
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOGIN_LOCK}::int, hashtext(${callerKey}))`;
-    const retry = await retryAfterSeconds(tx, email, caller);
+    const retry = await retryAfterSeconds(tx, email, origin);
     const attempt = await tx.loginAttempt.create({
-      data: { email, ip: caller.ip, device: caller.device, success: false, throttled: retry > 0 },
+      data: { email, ip: origin.ip, device: origin.device, success: false, throttled: retry > 0 },
       select: { id: true },
     });
     await alertWhenUnderAttack(tx, email);
