@@ -1,16 +1,15 @@
-// The cached catalogue pages (home, category pages, sitemap, GET /api/categories) answered by the
-// HTTP server itself (scripts/server.mjs) without entering Next.js's request handling, whose own
-// cost per request is several times that of writing the response. It holds what Next.js answered
-// from its cache (or rendered into it) for a plain document request, and serves it again while the
-// catalogue version is the one read before Next.js answered: a change commits a new version in its
-// own transaction (docs/product-rules.md, "Catalogue pages from cache"), so each instance's next
-// request after it goes back to Next.js.
-// A segment's page (a category page with facet filters: app/(site)/category/[id]/segment) is
-// rendered by Next.js for its query on every request it gets, from nothing but its address and the
-// catalogue; it is kept here too, one entry per segment: equivalent addresses (values in another
-// order, repeated, as a comma list or as repeated keys) share it.
-// Also answered here: the route handlers registered in lib/api/front-routes.ts, called
-// directly.
+// What the HTTP server (scripts/server.mjs) answers itself, without entering Next.js's request
+// handling, whose own cost per request is several times that of writing the response:
+// - the cached catalogue pages (home, category pages, sitemap, GET /api/categories): what Next.js
+//   answered from its cache (or rendered into it) for a plain document request, served again while
+//   the catalogue version is the one read before Next.js answered: a change commits a new version
+//   in its own transaction (docs/product-rules.md, "Catalogue pages from cache"), so each
+//   instance's next request after it goes back to Next.js;
+// - segment pages (category pages with facet filters: app/(site)/category/[id]/segment), which
+//   Next.js renders for their query from nothing but the address and the catalogue: kept the same
+//   way, one entry per segment, so equivalent addresses (values in another order, repeated, as a
+//   comma list or as repeated keys) share it;
+// - the routes registered in lib/api/front-routes.ts, their handlers called directly.
 import { gzipSync } from "node:zlib";
 import { currentVersion } from "./cache-handler.mjs";
 
