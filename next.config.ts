@@ -60,7 +60,7 @@ const nextConfig: NextConfig = {
     return {
       beforeFiles: [
         // A segment's page (any facet filter in the query) is rendered for its own query, never a
-        // cached list's copy (app/(site)/category/[id]/segment).
+        // cached list's copy (app/(site)/category/[id]/segment; the HTTP server keeps it per segment).
         ...FACETS.map((facet) => ({
           source: "/category/:id",
           has: [{ type: "query" as const, key: facet }],

@@ -141,6 +141,15 @@ export async function CategoryPageBody({
   );
 }
 
+/** The segment preview's rows: none to look for when nothing matches; null (no preview) on a failure. */
+async function readSegmentPreview(id: string, location: Location, segment: Segment, matching: number) {
+  if (matching === 0) return [];
+  return segmentPreview(id, location, segment).catch((error: unknown) => {
+    console.error("Category page: could not read the segment preview", error);
+    return null;
+  });
+}
+
 /** Below the hero: the sections with the lead sample, and the purchase and help cards. */
 async function CategoryBody({
   category,
@@ -149,16 +158,15 @@ async function CategoryBody({
   segment,
   matching,
 }: PurchaseCardProps & { matching: number }) {
-  const segmentRows = segment ? await segmentPreview(category._id, location, segment) : null;
-  const previews = await cachedLeadPreviews({
-    categoryId: category._id,
-    location,
-    page: 1,
-    pageSize: SAMPLE_ROWS,
-  }).catch((error: unknown) => {
-    console.error("Category page: could not read lead previews", error);
-    return null;
-  });
+  const [segmentRows, previews] = await Promise.all([
+    segment ? readSegmentPreview(category._id, location, segment, matching) : null,
+    cachedLeadPreviews({ categoryId: category._id, location, page: 1, pageSize: SAMPLE_ROWS }).catch(
+      (error: unknown) => {
+        console.error("Category page: could not read lead previews", error);
+        return null;
+      },
+    ),
+  ]);
   const sampleRows: SampleRow[] = (previews?.leads ?? []).map((lead) => ({
     name: lead.name,
     title: lead.title,

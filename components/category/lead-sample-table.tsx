@@ -37,6 +37,55 @@ const REPRESENTATIVE_ROWS: SampleRow[] = [
 
 export const SAMPLE_ROWS = 5;
 
+/**
+ * Masked leads as the category page shows them (the sample and the segment preview): name
+ * shortened, title, company, location and, with `emailStatus`, the email's status (never the email).
+ */
+export function LeadRowsTable({
+  rows,
+  emailStatus = false,
+  describedBy,
+}: {
+  rows: SampleRow[];
+  emailStatus?: boolean;
+  describedBy: string;
+}) {
+  return (
+    <Table aria-describedby={describedBy} hintClassName="px-4">
+      <TableHeader>
+        <TableRow>
+          <TableHead className="px-4">Name</TableHead>
+          <TableHead className="px-4">Title</TableHead>
+          <TableHead className="px-4">Company</TableHead>
+          <TableHead className="px-4">Location</TableHead>
+          {emailStatus && <TableHead className="px-4">Email</TableHead>}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map((row, index) => (
+          <TableRow key={`${row.name}-${index}`}>
+            <TableCell className="px-4 font-medium">{row.name}</TableCell>
+            <TableCell className="px-4">{row.title}</TableCell>
+            <TableCell className="px-4">{row.company}</TableCell>
+            <TableCell className="px-4">{row.location}</TableCell>
+            {emailStatus && (
+              <TableCell className="px-4">
+                {row.emailStatus ? (
+                  <Badge variant={STATUS_BADGES[row.emailStatus].variant} data-testid="email-status">
+                    {STATUS_BADGES[row.emailStatus].label}
+                  </Badge>
+                ) : (
+                  <span className="text-muted-foreground">—</span>
+                )}
+              </TableCell>
+            )}
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
 export function LeadSampleTable({ rows }: { rows: SampleRow[] }) {
   const shown = [...rows, ...REPRESENTATIVE_ROWS].slice(0, SAMPLE_ROWS);
   return (
@@ -48,36 +97,7 @@ export function LeadSampleTable({ rows }: { rows: SampleRow[] }) {
         <Badge variant="secondary">Representative data</Badge>
       </div>
       <div className="mt-4 rounded-xl border bg-card">
-        <Table aria-describedby="sample-note" hintClassName="px-4">
-          <TableHeader>
-            <TableRow>
-              <TableHead className="px-4">Name</TableHead>
-              <TableHead className="px-4">Title</TableHead>
-              <TableHead className="px-4">Company</TableHead>
-              <TableHead className="px-4">Location</TableHead>
-              <TableHead className="px-4">Email</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {shown.map((row, index) => (
-              <TableRow key={`${row.name}-${index}`}>
-                <TableCell className="px-4 font-medium">{row.name}</TableCell>
-                <TableCell className="px-4">{row.title}</TableCell>
-                <TableCell className="px-4">{row.company}</TableCell>
-                <TableCell className="px-4">{row.location}</TableCell>
-                <TableCell className="px-4">
-                  {row.emailStatus ? (
-                    <Badge variant={STATUS_BADGES[row.emailStatus].variant} data-testid="email-status">
-                      {STATUS_BADGES[row.emailStatus].label}
-                    </Badge>
-                  ) : (
-                    <span className="text-muted-foreground">—</span>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <LeadRowsTable rows={shown} emailStatus describedBy="sample-note" />
         {/* After the table, not its caption: it wraps to the box instead of the scrolled table. */}
         <p id="sample-note" className="px-4 py-4 text-sm text-muted-foreground">
           Representative data: names are shortened, and emails, phone numbers and profile links are included

@@ -1,18 +1,29 @@
-// The cached catalogue pages (home, category pages, sitemap, GET /api/categories) answered by the
-// HTTP server itself (scripts/server.mjs) without entering Next.js's request handling, whose own
-// cost per request is several times that of writing the response. It holds what Next.js answered
-// from its cache (or rendered into it) for a plain document request, and serves it again while the
-// catalogue version is the one read before Next.js answered: a change commits a new version in its
-// own transaction (docs/product-rules.md, "Catalogue pages from cache"), so each instance's next
-// request after it goes back to Next.js.
+// What the HTTP server (scripts/server.mjs) answers itself, without entering Next.js's request
+// handling, whose own cost per request is several times that of writing the response:
+// - the cached catalogue pages (home, category pages, sitemap, GET /api/categories): what Next.js
+//   answered from its cache (or rendered into it) for a plain document request, served again while
+//   the catalogue version is the one read before Next.js answered: a change commits a new version
+//   in its own transaction (docs/product-rules.md, "Catalogue pages from cache"), so each
+//   instance's next request after it goes back to Next.js;
+// - segment pages (category pages with facet filters: app/(site)/category/[id]/segment), which
+//   Next.js renders for their query from nothing but the address and the catalogue: kept the same
+//   way, one entry per segment, so equivalent addresses (values in another order, repeated, as a
+//   comma list or as repeated keys) share it;
+// - the routes registered in lib/api/front-routes.ts, their handlers called directly.
 import { gzipSync } from "node:zlib";
 import { currentVersion } from "./cache-handler.mjs";
 
 /** Same lifetime as the pages' `revalidate` (app/layout.tsx): the footer's year follows the calendar. */
 const MAX_AGE_MS = 3600 * 1000;
 const MAX_ENTRIES = 2000;
+/** Segment pages, apart: any number of segments must not push the list pages out. */
+const MAX_SEGMENT_ENTRIES = 200;
 const PACKAGES = new Set(["starter", "standard", "premium"]);
 const LOCATIONS = new Set(["USA", "UK"]);
+/** Keep in step with FACETS in lib/segments/vocabularies.ts, and the defaults with the segment page. */
+const FACETS = ["region", "seniority", "department", "size", "revenue"];
+const DEFAULT_LOCATION = "USA";
+const DEFAULT_PACKAGE = "starter";
 const CATEGORY_PATH = /^\/category\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // Client-router requests (RSC payloads, prefetches, actions) and partial ones are Next.js's alone.
 const ROUTER_HEADERS = [
@@ -33,18 +44,51 @@ const PER_RESPONSE = new Set([
   "etag",
 ]);
 
-/** @type {Map<string, { version: string; at: number; headers: Record<string, string | string[]>; body: Buffer; gzip?: Buffer }>} */
-const entries = (globalThis.__leadmarketFrontCache ??= new Map());
+/** The paths of the routes lib/api/front-routes.ts registers, by name, and their params. */
+const FRONT_ROUTES = [{ name: "segment", path: /^\/api\/categories\/([^/]+)\/segment$/, params: ["id"] }];
+// Headers of a route's answer that are its own, not the ones Next.js adds to every answer.
+const ROUTE_OWN = new Set([...PER_RESPONSE, "content-type", "set-cookie", "x-nextjs-cache"]);
 
-/** The key of a request this cache may answer, or undefined. */
-function keyOf(request) {
-  if (request.method !== "GET") return undefined;
-  if (ROUTER_HEADERS.some((name) => request.headers[name] !== undefined)) return undefined;
-  const url = new URL(request.url ?? "/", "http://local");
-  const { pathname, searchParams } = url;
+/** @type {Map<string, (url: string, headers: [string, string][], params: Record<string, string>) => Promise<Response>>} */
+const frontRoutes = (globalThis.__leadmarketFrontRoutes ??= new Map());
+/** Per route, the headers Next.js added to the last answer of it that Next.js served. */
+const routeHeaders = new Map();
+
+/** @typedef {{ version: string; at: number; headers: Record<string, string | string[]>; body: Buffer; gzip?: Buffer }} Entry */
+/** @type {{ pages: Map<string, Entry>; segments: Map<string, Entry> }} */
+const stores = (globalThis.__leadmarketFrontCache ??= { pages: new Map(), segments: new Map() });
+
+/**
+ * A segment page's key: the country, the package and each facet's values sorted without repeats,
+ * or undefined for a query with anything else (or a parameter given twice) in it. Unknown values
+ * are Next.js's to refuse (a 404 is never kept).
+ */
+function segmentKey(pathname, searchParams) {
+  for (const name of new Set(searchParams.keys())) {
+    if (FACETS.includes(name)) continue;
+    if (!["location", "package"].includes(name) || searchParams.getAll(name).length !== 1) return undefined;
+  }
+  const location = (searchParams.get("location") ?? DEFAULT_LOCATION).toUpperCase();
+  const pkg = searchParams.get("package") ?? DEFAULT_PACKAGE;
+  if (!LOCATIONS.has(location) || !PACKAGES.has(pkg)) return undefined;
+  const filters = FACETS.map((facet) => {
+    const values = searchParams.getAll(facet).flatMap((value) => value.split(","));
+    const normal = [...new Set(values.map((value) => value.trim()).filter(Boolean))].sort();
+    return `${facet}=${normal.join(",")}`;
+  });
+  return `${pathname}?location=${location}&package=${pkg}&${filters.join("&")}`;
+}
+
+/** Where a request this cache may answer is kept (and its key), or undefined. */
+function placeOf({ pathname, searchParams }) {
   const query = [...searchParams.keys()];
-  if (["/", "/api/categories", "/sitemap.xml"].includes(pathname)) return query.length ? undefined : pathname;
+  if (["/", "/api/categories", "/sitemap.xml"].includes(pathname))
+    return query.length ? undefined : { store: "pages", key: pathname };
   if (!CATEGORY_PATH.test(pathname)) return undefined;
+  if (query.some((name) => FACETS.includes(name))) {
+    const key = segmentKey(pathname, searchParams);
+    return key && { store: "segments", key };
+  }
   // A category page for one country and package (the rewrites in next.config.ts): only those two
   // parameters, each once, with a known value.
   const allowed = { package: PACKAGES, location: LOCATIONS };
@@ -55,7 +99,10 @@ function keyOf(request) {
     )
       return undefined;
   }
-  return query.length ? `${pathname}?${[...searchParams].sort().join("&")}` : pathname;
+  return {
+    store: "pages",
+    key: query.length ? `${pathname}?${[...searchParams].sort().join("&")}` : pathname,
+  };
 }
 
 function acceptsGzip(request) {
@@ -67,12 +114,21 @@ function acceptsGzip(request) {
  * the caller hands the request to Next.js).
  */
 export async function serveFromFrontCache(request, response) {
-  const key = keyOf(request);
-  if (!key) return false;
+  if (request.method !== "GET") return false;
+  if (ROUTER_HEADERS.some((name) => request.headers[name] !== undefined)) return false;
+  const url = new URL(request.url ?? "/", "http://local");
+  const route = FRONT_ROUTES.find(({ path }) => path.test(url.pathname));
+  if (route) return serveFrontRoute(request, response, url, route);
+  const place = placeOf(url);
+  if (!place) return false;
   const version = await currentVersion();
   if (version === undefined) return false;
-  const entry = entries.get(key);
+  const entries = stores[place.store];
+  const entry = entries.get(place.key);
   if (entry && entry.version === version && Date.now() - entry.at < MAX_AGE_MS) {
+    // Most recently used last: the first to go beyond the limit is the least recently used.
+    entries.delete(place.key);
+    entries.set(place.key, entry);
     const gzip = acceptsGzip(request);
     if (gzip) entry.gzip ??= gzipSync(entry.body);
     const body = gzip ? entry.gzip : entry.body;
@@ -84,12 +140,68 @@ export async function serveFromFrontCache(request, response) {
     response.end(body);
     return true;
   }
-  keep(request, response, key, version);
+  keep(request, response, place, version);
   return false;
 }
 
-/** Collects Next.js's answer (uncompressed: the request's accept-encoding is dropped) for `key`. */
-function keep(request, response, key, version) {
+/**
+ * Answers with the route's registered handler (true) once Next.js has loaded it and served one
+ * answer of it, whose headers this answer gets too; until then (or if the handler throws) notes
+ * the headers of Next.js's answer (false).
+ */
+async function serveFrontRoute(request, response, url, { name, path, params }) {
+  const handler = frontRoutes.get(name);
+  const headers = routeHeaders.get(name);
+  if (handler && headers) {
+    try {
+      const values = path.exec(url.pathname).slice(1).map(decodeURIComponent);
+      const requestHeaders = Object.entries(request.headers).map(([key, value]) => [
+        key,
+        [value].flat().join(", "),
+      ]);
+      const answer = await handler(
+        new URL(request.url, `http://${request.headers.host ?? "localhost"}`).href,
+        requestHeaders,
+        Object.fromEntries(params.map((key, i) => [key, values[i]])),
+      );
+      const body = Buffer.from(await answer.arrayBuffer());
+      response.writeHead(answer.status, {
+        ...headers,
+        ...Object.fromEntries(answer.headers),
+        "content-length": body.length,
+      });
+      response.end(body);
+      return true;
+    } catch {
+      // Next.js answers instead, and reports what failed.
+    }
+  }
+  response.on("finish", () => {
+    if (response.statusCode >= 500) return;
+    const added = Object.entries(response.getHeaders()).filter(([key]) => !ROUTE_OWN.has(key));
+    routeHeaders.set(
+      name,
+      Object.fromEntries(added.map(([key, value]) => [key, [value].flat().map(String)])),
+    );
+  });
+  return false;
+}
+
+/**
+ * Whether Next.js's answer is one to keep: a page it serves from its own cache (a 200 marked HIT,
+ * or MISS when just rendered), or a segment page it rendered whole (200, setting no cookie).
+ */
+function keepable(response, store) {
+  if (response.statusCode !== 200 || response.getHeader("content-encoding")) return false;
+  if (store === "segments")
+    return (
+      !response.getHeader("set-cookie") && /^text\/html/.test(String(response.getHeader("content-type")))
+    );
+  return ["HIT", "MISS"].includes(String(response.getHeader("x-nextjs-cache") ?? ""));
+}
+
+/** Collects Next.js's answer (uncompressed: the request's accept-encoding is dropped) for `place`. */
+function keep(request, response, place, version) {
   delete request.headers["accept-encoding"];
   const chunks = [];
   const write = response.write.bind(response);
@@ -103,10 +215,7 @@ function keep(request, response, key, version) {
     return end(chunk, ...rest);
   };
   response.on("finish", () => {
-    const cache = String(response.getHeader("x-nextjs-cache") ?? "");
-    // Only what Next.js itself serves from its cache: a 200 marked HIT, or MISS when just rendered.
-    if (response.statusCode !== 200 || !["HIT", "MISS"].includes(cache)) return;
-    if (response.getHeader("content-encoding")) return;
+    if (!keepable(response, place.store)) return;
     const headers = {};
     for (const [name, value] of Object.entries(response.getHeaders())) {
       if (!PER_RESPONSE.has(name) && value !== undefined)
@@ -117,8 +226,10 @@ function keep(request, response, key, version) {
     headers.vary = /accept-encoding/i.test(vary)
       ? vary
       : [vary, "Accept-Encoding"].filter(Boolean).join(", ");
-    entries.delete(key);
-    entries.set(key, { version, at: Date.now(), headers, body: Buffer.concat(chunks) });
-    if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value);
+    const entries = stores[place.store];
+    entries.delete(place.key);
+    entries.set(place.key, { version, at: Date.now(), headers, body: Buffer.concat(chunks) });
+    if (entries.size > (place.store === "segments" ? MAX_SEGMENT_ENTRIES : MAX_ENTRIES))
+      entries.delete(entries.keys().next().value);
   });
 }

@@ -1,14 +1,15 @@
 import "server-only";
 import type { Location } from "@/lib/categories/location";
-import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { PACKAGES, type PackageId } from "@/lib/packages";
-import { FACETS, facetValues, type Facet, type Segment } from "@/lib/segments/vocabularies";
+import { categoryRollup } from "@/lib/segments/rollup";
+import { FACETS, VOCABULARIES, facetValues, type Facet, type Segment } from "@/lib/segments/vocabularies";
 
 // Segment counts (docs/product-rules.md, "Segments"): sums over category_segments, the rollup of
 // sellable leads per facet combination the triggers on leads keep exact, never a count of leads.
 // Each facet's numbers apply the other facets' filters, so an option shows what choosing it adds.
+// The sums run over this process's copy of the rollup (lib/segments/rollup.ts): a few thousand
+// rows per category, a few microseconds.
 
 export type SegmentCounts = {
   count: number;
@@ -16,18 +17,18 @@ export type SegmentCounts = {
   packages: Record<PackageId, { available: boolean }>;
 };
 
-const COLUMN: Record<Facet, Prisma.Sql> = {
-  region: Prisma.raw("region"),
-  seniority: Prisma.raw("seniority"),
-  department: Prisma.raw("department"),
-  size: Prisma.raw("size"),
-  revenue: Prisma.raw("revenue"),
-};
-
-/** `facet = ANY(values)` for a filtered facet, `true` for one without a filter. */
-function matches(segment: Segment | null, facet: Facet): Prisma.Sql {
-  const values = segment?.[facet];
-  return values ? Prisma.sql`${COLUMN[facet]} = ANY(${values}::text[])` : Prisma.sql`true`;
+/** Per facet, a table of the chosen values' codes (1 = chosen); null for a facet without a filter. */
+function chosenCodes(segment: Segment | null): (Uint8Array | null)[] {
+  return FACETS.map((facet) => {
+    const values = segment?.[facet];
+    if (!values) return null;
+    const chosen = new Uint8Array(256);
+    for (const value of values) {
+      const code = VOCABULARIES[facet].indexOf(value);
+      if (code >= 0) chosen[code] = 1;
+    }
+    return chosen;
+  });
 }
 
 /** The sellable leads of a public category's country in a segment (null: all), and per facet value. */
@@ -36,48 +37,34 @@ export async function segmentCounts(
   location: Location,
   segment: Segment | null,
 ): Promise<SegmentCounts> {
-  const flags = FACETS.map((facet) => Prisma.sql`${matches(segment, facet)} AS ${Prisma.raw(`m_${facet}`)}`);
-  const allBut = (skip?: Facet) =>
-    Prisma.join(
-      FACETS.filter((facet) => facet !== skip).map((facet) => Prisma.raw(`m_${facet}`)),
-      " AND ",
-    );
-  // Only combinations failing at most one filter count anywhere: the others are dropped first.
-  const failing = Prisma.join(
-    FACETS.map((facet) => Prisma.raw(`(NOT m_${facet})::int`)),
-    " + ",
-  );
-  const rows = await db().$queryRaw<{ facet: string; value: string; leads: number | null }[]>`
-    WITH combos AS MATERIALIZED (
-      SELECT * FROM (
-        SELECT region, seniority, department, size, revenue, leads, ${Prisma.join(flags, ", ")}
-        FROM category_segments WHERE category_id = ${categoryId}::uuid AND country = ${location}::"Country"
-      ) c WHERE ${failing} <= 1
-    )
-    SELECT 'category' AS facet, '' AS value,
-      (SELECT count FROM categories WHERE id = ${categoryId}::uuid AND count > 0) AS leads
-    UNION ALL
-    SELECT 'count', '', sum(leads)::int FROM combos WHERE ${allBut()}
-    ${Prisma.join(
-      FACETS.map(
-        (facet) => Prisma.sql`UNION ALL SELECT ${facet}, ${COLUMN[facet]}, sum(leads)::int FROM combos
-          WHERE ${allBut(facet)} GROUP BY ${COLUMN[facet]}`,
-      ),
-      " ",
-    )}`;
-  const single = (facet: string) => rows.find((row) => row.facet === facet)?.leads ?? null;
-  if (single("category") === null) throw notFound("Category not found");
-  const count = single("count") ?? 0;
+  const { public: listed, codes, leads } = await categoryRollup(categoryId, location);
+  if (!listed) throw notFound("Category not found");
+  const chosen = chosenCodes(segment);
+  const sums = FACETS.map(() => new Float64Array(256));
+  let count = 0;
+  for (let row = 0; row < leads.length; row += 1) {
+    // A combination failing one filter counts only in that facet's numbers; failing two, nowhere.
+    let failed = -1;
+    let failures = 0;
+    for (let f = 0; f < FACETS.length && failures < 2; f += 1) {
+      if (chosen[f] && !chosen[f]![codes[f][row]]) {
+        failed = f;
+        failures += 1;
+      }
+    }
+    if (failures === 1) sums[failed][codes[failed][row]] += leads[row];
+    if (failures !== 0) continue;
+    count += leads[row];
+    for (let f = 0; f < FACETS.length; f += 1) sums[f][codes[f][row]] += leads[row];
+  }
   const facets = Object.fromEntries(
-    FACETS.map((facet) => [
+    FACETS.map((facet, f) => [
       facet,
-      Object.fromEntries(facetValues(facet, location).map((value) => [value, 0])),
+      Object.fromEntries(
+        facetValues(facet, location).map((value) => [value, sums[f][VOCABULARIES[facet].indexOf(value)]]),
+      ),
     ]),
   ) as SegmentCounts["facets"];
-  for (const row of rows) {
-    if (row.facet in facets && row.value in facets[row.facet as Facet])
-      facets[row.facet as Facet][row.value] = row.leads ?? 0;
-  }
   const packages = Object.fromEntries(
     PACKAGES.map((pkg) => [pkg.id, { available: count >= pkg.leadCount }]),
   ) as SegmentCounts["packages"];

@@ -2,9 +2,13 @@
 // narrow the list with counts, server-rendered from the address (also without JavaScript), the
 // purchase card follows the segment, the segment preview shows its leads masked, and a starter
 // bought in test payment mode delivers only leads of the segment, at desktop and phone widths.
+// Counts and segment pages come from each instance's memory and change on the next request after
+// a change to the catalogue.
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
+import { createCategoryWithLeads } from "../../prisma/demo-data";
 import { startTestModeServer, type AppServer } from "../support/app-server";
+import { closeE2eDb, e2eDb } from "./admin-fixtures";
 
 let server: AppServer;
 let categoryId: string;
@@ -20,6 +24,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await server.stop();
+  await closeE2eDb();
 });
 
 const matchCount = async (page: Page) =>
@@ -102,4 +107,62 @@ test.describe("without JavaScript", () => {
     expect(await matchCount(page)).toBe(whole);
     await expect(page.getByTestId("segment-preview")).toHaveCount(0);
   });
+});
+
+test("segment counts and pages come from memory and show a change on the next request", async () => {
+  const db = e2eDb();
+  const id = await createCategoryWithLeads(db, { title: `Segment Cache ${Date.now()}` }, 1500, 31);
+  try {
+    const exact = async () =>
+      (
+        await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM leads WHERE category_id = $1 AND country = 'USA'
+             AND lead_sellable(quarantined_at, email_status) AND facet_region IN ('CA', 'TX')
+             AND facet_seniority = 'manager'`,
+          [id],
+        )
+      ).rows[0].n;
+    const api = async () => {
+      const response = await fetch(
+        `${server.url}/api/categories/${id}/segment?region=TX,CA&seniority=manager`,
+      );
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { count: number }).count;
+    };
+    const page = async (query: string) => {
+      const response = await fetch(`${server.url}/category/${id}?${query}`);
+      expect(response.status).toBe(200);
+      const count = /data-testid="segment-count"[^>]*><strong>([\d,]+)</.exec(await response.text())?.[1];
+      return { count: Number(count?.replace(/,/g, "")), cache: response.headers.get("x-nextjs-cache") };
+    };
+    const before = await exact();
+    expect(before).toBeGreaterThan(3);
+    expect(await api()).toBe(before);
+    expect(await api()).toBe(before);
+    expect((await page("package=starter&region=CA,TX&seniority=manager")).count).toBe(before);
+    // The same segment written another way, never asked before: the first one's cached page.
+    // Another spec's change to the catalogue may intervene between the two: then ask again, with
+    // another way of writing it.
+    let tries = 0;
+    const written = () => `seniority=manager&region=TX${"&region=CA".repeat(++tries)}`;
+    await expect
+      .poll(async () => {
+        await page("package=starter&region=CA,TX&seniority=manager");
+        return page(written());
+      })
+      .toEqual({ count: before, cache: "HIT" });
+
+    // Three of its leads found invalid (as a re-check writes it): the next answers count without them.
+    await db.query(
+      `UPDATE leads SET email_status = 'invalid' WHERE id IN (
+         SELECT id FROM leads WHERE category_id = $1 AND facet_region IN ('CA', 'TX')
+           AND facet_seniority = 'manager' AND lead_sellable(quarantined_at, email_status) LIMIT 3)`,
+      [id],
+    );
+    expect(await exact()).toBe(before - 3);
+    expect(await api()).toBe(before - 3);
+    expect((await page("region=CA,TX&seniority=manager")).count).toBe(before - 3);
+  } finally {
+    await db.query("DELETE FROM categories WHERE id = $1", [id]);
+  }
 });

@@ -1,8 +1,15 @@
 // Segments (docs/product-rules.md, "Segments"): real spellings map to the vocabularies in SQL (the
 // stored generated facet columns), an import reports what stayed unknown, and the rollup behind
-// GET /api/categories/{id}/segment equals count(*) over the leads after inserts, updates and deletes.
+// GET /api/categories/{id}/segment equals count(*) over the leads after inserts, updates and deletes,
+// also when the answer comes from the rollup this process holds.
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../support/database";
+
+// Its own database: one test shows an answer held until the catalogue version moves, which no
+// other file's changes may move in between.
+const database = await createTestDatabase("leadmarket_segments");
+process.env.DATABASE_URL = database.url;
 
 const { db, pool } = await import("@/lib/db");
 const { GET: getSegment } = await import("@/app/api/categories/[id]/segment/route");
@@ -32,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db().$disconnect();
   await pool().end();
+  await database.drop();
 });
 
 function segmentUrl(query: string): string {
@@ -195,6 +203,44 @@ describe("GET /api/categories/{id}/segment", () => {
       params: { id: "00000000-0000-4000-8000-000000000000" },
     });
     expect(missing.status).toBe(404);
+  });
+
+  it("answers from its held copy until the catalogue changes, then from the change on", async () => {
+    const query = "location=USA&region=CA,TX&seniority=manager,director,vp";
+    const exact = async () =>
+      (
+        await pool().query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM leads WHERE category_id = $1 AND country = 'USA'
+             AND lead_sellable(quarantined_at, email_status) AND facet_region IN ('CA', 'TX')
+             AND facet_seniority IN ('manager', 'director', 'vp')`,
+          [categoryId],
+        )
+      ).rows[0].n;
+    const before = (await segment(query)).body;
+    expect(before.count).toBe(await exact());
+    // The rollup changed behind the version's back (nothing real does this): the held copy answers.
+    const fake = `UPDATE category_segments SET leads = leads + $2 WHERE category_id = $1 AND country = 'USA'
+      AND region = 'CA' AND seniority = 'manager'`;
+    await pool().query(fake, [categoryId, 1000]);
+    expect((await segment(query)).body).toEqual(before);
+    await pool().query(fake, [categoryId, -1000]);
+
+    // A real change (a verdict, as a re-check writes it) bumps the version: the next answer has it.
+    await pool().query(
+      `UPDATE leads SET email_status = 'invalid' WHERE id IN (
+         SELECT id FROM leads WHERE category_id = $1 AND country = 'USA' AND facet_region = 'CA'
+           AND facet_seniority = 'manager' AND lead_sellable(quarantined_at, email_status) LIMIT 3)`,
+      [categoryId],
+    );
+    const after = (await segment(query)).body;
+    expect(after.count).toBe(await exact());
+    expect(after.count).toBe(before.count - 3);
+    expect(after.facets.region.CA).toBe(before.facets.region.CA - 3);
+    await pool().query(
+      `UPDATE leads SET email_status = 'valid' WHERE category_id = $1 AND email_status = 'invalid'`,
+      [categoryId],
+    );
+    expect((await segment(query)).body.count).toBe(await exact());
   });
 
   it("stays exact after inserts, quarantine, invalid verdicts, edits and deletes", async () => {

@@ -5,8 +5,10 @@ import { getPackage, PACKAGES } from "@/lib/packages";
 import { segmentFromSearchParams } from "@/lib/segments/schema";
 
 // /category/{id}?region=CA&seniority=c_level,vp&... (any facet filter), rewritten here by
-// next.config.ts: rendered for its own query on every request, so a shared link shows its segment.
-// An unknown filter value is a 404, as an unknown package is.
+// next.config.ts: rendered for its own query, so a shared link shows its segment, from nothing but
+// the address and the catalogue. The HTTP server keeps what it renders, one copy per segment, while
+// the catalogue version holds (lib/categories/front-cache.mjs). An unknown filter value is a 404,
+// as an unknown package is.
 
 type Props = {
   params: Promise<{ id: string }>;
