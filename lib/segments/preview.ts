@@ -11,25 +11,33 @@ export type SegmentPreviewRow = { name: string; title: string; company: string; 
 
 export const SEGMENT_PREVIEW_ROWS = 10;
 
+// A rare segment has no index to find its rows by: the query walks the country's leads by date
+// until ten match, which at a million leads can take seconds. Past this, the page goes without
+// the preview rather than hold a connection for anyone who makes up a narrow address.
+const PREVIEW_TIMEOUT_MS = 1_000;
+
 /** The segment's most recently verified sellable leads, masked (first name and last initial). */
 export async function segmentPreview(
   categoryId: string,
   location: Location,
   segment: Segment | null,
 ): Promise<SegmentPreviewRow[]> {
-  const rows = await db().$queryRaw<
-    {
-      first_name: string;
-      last_name: string;
-      job_title: string;
-      company: string;
-      city: string;
-      state: string;
-    }[]
-  >`SELECT first_name, last_name, job_title, company, city, state FROM leads
+  const rows = await db().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT set_config('statement_timeout', ${String(PREVIEW_TIMEOUT_MS)}, true)`;
+    return tx.$queryRaw<
+      {
+        first_name: string;
+        last_name: string;
+        job_title: string;
+        company: string;
+        city: string;
+        state: string;
+      }[]
+    >`SELECT first_name, last_name, job_title, company, city, state FROM leads
      WHERE category_id = ${categoryId}::uuid AND country = ${location}::"Country" AND ${SELLABLE_SQL}
        AND ${segment ? segmentSql(segment) : Prisma.sql`true`}
      ORDER BY verified_at DESC, id LIMIT ${SEGMENT_PREVIEW_ROWS}`;
+  });
   return rows.map((row) => ({
     name: `${row.first_name} ${row.last_name.slice(0, 1)}${row.last_name ? "." : ""}`.trim(),
     title: row.job_title,

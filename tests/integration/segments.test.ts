@@ -282,3 +282,25 @@ describe("GET /api/categories/{id}/segment", () => {
     ).toBe(true);
   });
 });
+
+describe("segment preview", () => {
+  it("gives up within its time limit rather than hold a connection", async () => {
+    const { segmentPreview } = await import("@/lib/segments/preview");
+    // A lock held elsewhere stands in for a slow walk: the preview's statement waits either way.
+    const locker = await pool().connect();
+    try {
+      await locker.query("BEGIN; LOCK TABLE leads IN ACCESS EXCLUSIVE MODE");
+      const outcome = await Promise.race([
+        segmentPreview(categoryId, "USA", { region: ["CA"] }).then(
+          () => "answered",
+          (error: unknown) => (error instanceof Error ? "gave up" : "threw"),
+        ),
+        new Promise<string>((resolve) => setTimeout(() => resolve("still waiting"), 5_000)),
+      ]);
+      expect(outcome).toBe("gave up");
+    } finally {
+      await locker.query("ROLLBACK");
+      locker.release();
+    }
+  });
+});
