@@ -49,6 +49,8 @@ export async function* domainChecked(
   // The wait not yet used, and since when the import has been waiting (null: not waiting).
   let waitLeft = options.waitMs ?? IMPORT_DNS_WAIT_MS;
   let waitingSince: number | null = null;
+  // Set once lookups ran out of time: the resolvers do not answer, nothing more is asked.
+  let outOfTime = false;
 
   const lookUp = (items: (Row | Refused)[]): Parsed => {
     const fresh: string[] = [];
@@ -58,12 +60,13 @@ export async function* domainChecked(
         fresh.push(item.domain);
       }
     }
-    if (fresh.length === 0) return { items, looked: Promise.resolve() };
-    // Answered by the end of the wait left, so the waits that follow use up only what is left.
     const now = Date.now();
-    const left = Math.max(0, waitLeft - (waitingSince === null ? 0 : now - waitingSince));
-    const looked = options.domains.check(fresh, now + left).then((found) => {
+    const left = waitLeft - (waitingSince === null ? 0 : now - waitingSince);
+    if (fresh.length === 0 || left <= 0 || outOfTime) return { items, looked: Promise.resolve() };
+    // Answered by the end of the wait left, so the waits that follow use up only what is left.
+    const looked = options.domains.checkUntil(fresh, now + left).then(({ answers: found, cutShort }) => {
       for (const [domain, answer] of found) answers.set(domain, answer);
+      outOfTime ||= cutShort;
     });
     // Awaited when the batch's turn comes, unless the import has failed by then.
     looked.catch(() => undefined);

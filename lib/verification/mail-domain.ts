@@ -63,6 +63,14 @@ export class MailDomainChecker {
     domains: Iterable<string>,
     deadlineAt = Date.now() + this.deadlineMs,
   ): Promise<Map<string, DomainAnswer>> {
+    return (await this.checkUntil(domains, deadlineAt)).answers;
+  }
+
+  /** As check(), and whether the deadline cut it short: lookups were still waiting for answers. */
+  async checkUntil(
+    domains: Iterable<string>,
+    deadlineAt: number,
+  ): Promise<{ answers: Map<string, DomainAnswer>; cutShort: boolean }> {
     const answers = new Map<string, DomainAnswer>();
     const pending: string[] = [];
     for (const domain of new Set(domains)) {
@@ -71,8 +79,15 @@ export class MailDomainChecker {
       else pending.push(domain);
     }
     let timer: NodeJS.Timeout | undefined;
+    let cutShort = false;
     const expired = new Promise<"unanswered">((resolve) => {
-      timer = setTimeout(() => resolve("unanswered"), Math.max(0, deadlineAt - Date.now()));
+      timer = setTimeout(
+        () => {
+          cutShort = true;
+          resolve("unanswered");
+        },
+        Math.max(0, deadlineAt - Date.now()),
+      );
     });
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -87,7 +102,7 @@ export class MailDomainChecker {
       clearTimeout(timer);
     }
     for (const domain of pending) if (!answers.has(domain)) answers.set(domain, "unanswered");
-    return answers;
+    return { answers, cutShort };
   }
 
   private cached(domain: string): DomainAnswer | undefined {
