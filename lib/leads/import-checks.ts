@@ -3,15 +3,16 @@ import type { ImportRefusal } from "@/lib/schemas/admin";
 import type { DomainAnswer, MailDomainChecker } from "@/lib/verification/mail-domain";
 
 // The domain checks of an import (docs/product-rules.md, "Verification"). Each distinct domain of
-// the file is looked up once, as soon as its batch is parsed: the file is read a few batches ahead
-// of the batch being stored, so that the lookups overlap the parsing and the COPY. The import
+// the file is looked up once. The file is read ahead of the batch being stored, and the domains
+// new in each batch are looked up as soon as it is parsed, after those of the batches before it
+// (so the first batches are answered first), overlapping the parsing and the COPY. The import
 // waits on DNS for at most IMPORT_DNS_WAIT_MS in all, whatever the size of the file: with a
 // resolver that never answers, that is what it costs, and the domains not answered by then get no
 // verdict (their rows are imported as they are).
 
 export const IMPORT_DNS_WAIT_MS = 5000;
-// Batches parsed, their lookups under way, while the one before them is stored.
-const READ_AHEAD = 4;
+// Batches parsed, their lookups under way or queued, while the one before them is stored.
+const READ_AHEAD = 20;
 /** The reason of an imported lead waiting for the provider's verdict (the re-checks take it). */
 export const QUEUED_FOR_PROVIDER = "queued";
 
@@ -51,6 +52,18 @@ export async function* domainChecked(
   let waitingSince: number | null = null;
   // Set once lookups ran out of time: the resolvers do not answer, nothing more is asked.
   let outOfTime = false;
+  // The lookups of the batches read so far, one batch after the other.
+  let lookups = Promise.resolve();
+
+  const ask = async (fresh: string[]): Promise<void> => {
+    const now = Date.now();
+    const left = waitLeft - (waitingSince === null ? 0 : now - waitingSince);
+    if (left <= 0 || outOfTime) return;
+    // Answered by the end of the wait left, so the waits that follow use up only what is left.
+    const { answers: found, cutShort } = await options.domains.checkUntil(fresh, now + left);
+    for (const [domain, answer] of found) answers.set(domain, answer);
+    outOfTime ||= cutShort;
+  };
 
   const lookUp = (items: (Row | Refused)[]): Parsed => {
     const fresh: string[] = [];
@@ -60,14 +73,10 @@ export async function* domainChecked(
         fresh.push(item.domain);
       }
     }
-    const now = Date.now();
-    const left = waitLeft - (waitingSince === null ? 0 : now - waitingSince);
-    if (fresh.length === 0 || left <= 0 || outOfTime) return { items, looked: Promise.resolve() };
-    // Answered by the end of the wait left, so the waits that follow use up only what is left.
-    const looked = options.domains.checkUntil(fresh, now + left).then(({ answers: found, cutShort }) => {
-      for (const [domain, answer] of found) answers.set(domain, answer);
-      outOfTime ||= cutShort;
-    });
+    // The domains asked before are answered by the time this batch's turn comes.
+    if (fresh.length === 0) return { items, looked: Promise.resolve() };
+    const looked = lookups.then(() => ask(fresh));
+    lookups = looked;
     // Awaited when the batch's turn comes, unless the import has failed by then.
     looked.catch(() => undefined);
     return { items, looked };
