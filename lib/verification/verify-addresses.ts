@@ -33,18 +33,32 @@ export type VerifyResult = {
   providerError: ProviderError | null;
 };
 
+// What the lists say of a domain, for the last domains seen (an import's rows share a few).
+const DOMAIN_LISTS_SIZE = 10_000;
+const domainLists = new Map<string, { disposable: boolean; freeMail: boolean }>();
+
+function listsOf(domain: string): { disposable: boolean; freeMail: boolean } {
+  let lists = domainLists.get(domain);
+  if (!lists) {
+    lists = { disposable: isDisposableDomain(domain), freeMail: isFreeMailDomain(domain) };
+    if (domainLists.size >= DOMAIN_LISTS_SIZE) domainLists.clear();
+    domainLists.set(domain, lists);
+  }
+  return lists;
+}
+
 /** The checks that need no lookup (syntax, the disposable list) and the flags, with the address read. */
 export function localCheck(input: string): { address: MailAddress | null; check: AddressCheck } {
   const address = parseAddress(input);
   if (!address) {
     return { address, check: { status: "invalid", reason: "syntax", roleAccount: false, freeMail: false } };
   }
-  const disposable = isDisposableDomain(address.domain);
+  const { disposable, freeMail } = listsOf(address.domain);
   const check: AddressCheck = {
     status: disposable ? "invalid" : null,
     reason: disposable ? "disposable" : null,
     roleAccount: isRoleAccount(address.local),
-    freeMail: isFreeMailDomain(address.domain),
+    freeMail,
   };
   return { address, check };
 }
