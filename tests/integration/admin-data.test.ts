@@ -328,7 +328,13 @@ describe("lead import", () => {
       suppressed: 0,
       unknownFacets: expect.any(Object),
       invalidCount: 7,
-      reasons: expect.objectContaining({ syntax: 1, missing_email: 1, country: 1, verified_at: 4, null_mx: 0 }),
+      reasons: expect.objectContaining({
+        syntax: 1,
+        missing_email: 1,
+        country: 1,
+        verified_at: 4,
+        null_mx: 0,
+      }),
       invalid: [
         { line: 4, reason: 'Invalid email "not-an-email"' },
         { line: 6, reason: "Email is missing" },
