@@ -10,11 +10,12 @@ import type { DomainAnswer, MailDomainChecker } from "@/lib/verification/mail-do
 // resolver that never answers, that is what it costs, and the domains not answered by then get no
 // verdict (their rows are imported as they are).
 
-export const IMPORT_DNS_WAIT_MS = 5000;
+const IMPORT_DNS_WAIT_MS = 5000;
 // Batches parsed, their lookups under way or queued, while the one before them is stored.
 const READ_AHEAD = 20;
-/** The reason of an imported lead waiting for the provider's verdict (the re-checks take it). */
-export const QUEUED_FOR_PROVIDER = "queued";
+// The reason of an imported lead waiting for the provider's verdict: the re-checks claim it
+// (lib/leads/recheck.ts).
+const QUEUED_FOR_PROVIDER = "queued";
 
 /** A row refused, with its line in the file. */
 export type Refused = { line: number; code: ImportRefusal; reason: string };

@@ -33,7 +33,7 @@ export type ImportChecks = {
 };
 
 /** The checks as the environment configures them (DNS_SERVERS, the provider's key). */
-export function configuredChecks(): ImportChecks {
+function configuredChecks(): ImportChecks {
   return { domains: mailDomainChecker(), queued: zeroBounce() !== null };
 }
 
