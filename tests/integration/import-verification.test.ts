@@ -97,8 +97,15 @@ describe("import checks", () => {
     expect(spellings.map((_, i) => leads[`s${i}@status.test`].emailStatus)).toEqual(
       spellings.map(([, status]) => status),
     );
-    // Invalid leads are stored but never counted as sellable.
+    // Invalid leads are stored but never counted as sellable, in the count or the rollups.
     expect((await findAnyCategory(id))?.count).toBe(spellings.length - 2);
+    const { rows: rollups } = await pool().query(
+      `SELECT (SELECT sum(leads)::int FROM category_lead_days WHERE category_id = $1) AS days,
+              (SELECT sum(leads)::int FROM category_segments WHERE category_id = $1) AS segments,
+              (SELECT count(*)::int FROM category_lead_days WHERE category_id = $1 AND email_status = 'invalid') AS invalid`,
+      [id],
+    );
+    expect(rollups[0]).toEqual({ days: spellings.length - 2, segments: spellings.length - 2, invalid: 0 });
 
     // The other header spellings of the column.
     for (const header of ["status", "email_status"]) {
