@@ -1,9 +1,14 @@
 // `npm run bench:admin`: admin back-office figures against the production build (run `npm run build`
 // first; NEXT_DIST_DIR picks another build dir), on a throw-away local database dropped afterwards:
-//   1. CSV imports of 100,000 and 1,000,000 rows through POST /api/admin/categories/{id}/leads, each
-//      against its baseline in the same run, alternating: PostgreSQL's COPY ... FROM of the same
-//      file into a table with the same columns, indexes and keys as leads (an empty leads table for
-//      each import, a fresh copy of it for each COPY); the server's memory meanwhile;
+//   1. CSV imports of 100,000 and 1,000,000 rows (on 5,000 domains) through
+//      POST /api/admin/categories/{id}/leads, with the import's checks against a DNS server on
+//      loopback (dns2, started here, answering MX for every domain with a TTL of 0, so that each
+//      import looks them all up), each against its baseline in the same run, alternating:
+//      PostgreSQL's COPY ... FROM of the same file into a table with the same columns, indexes and
+//      keys as leads (an empty leads table for each import, a fresh copy of it for each COPY); the
+//      server's memory meanwhile. The 1,000,000-row import also runs on a second server whose
+//      DNS_SERVERS is a loopback port where nothing answers: `import_dead_resolver_extra_s` is how
+//      much longer it takes (target: at most 10 s);
 //   2. with 1,000,000 leads, 10,000 sales and 2,000 requests, the latency of stats, sales, requests
 //      and categories (target: under 100 ms each);
 //   3. re-checks of 100,000 leads against a loopback DNS server and the ZeroBounce stand-in
@@ -22,12 +27,11 @@ import { Pool } from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { startAppServer, type AppServer } from "../tests/support/app-server";
 import { createTestDatabase } from "../tests/support/database";
+import { startDnsServer } from "../tests/support/dns-server";
 import { median } from "./bench-stats";
-import { freePort } from "./free-port";
 
 const APP_SECRET = "bench-secret-0123456789-0123456789-abcdef";
-const PORT = await freePort();
-const BASE = `http://127.0.0.1:${PORT}`;
+const DOMAINS = 5000;
 const BIG = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const HEADER = "First Name,Last Name,Job Title,Company,Email,Phone,City,State,Country,LinkedIn URL";
@@ -46,7 +50,7 @@ async function writeCsv(file: string, rows: number, prefix: string): Promise<voi
   let chunk = "";
   for (let i = 0; i < rows; i++) {
     const country = i % 3 === 0 ? "UK" : "USA";
-    chunk += `First${i},Last${i},Head of Sales,Company ${i % 5000} Inc,${prefix}.${i}@company${i % 5000}.com,+1 555 ${String(i).padStart(7, "0")},Austin,TX,${country},https://www.linkedin.com/in/p${i}\n`;
+    chunk += `First${i},Last${i},Head of Sales,Company ${i % DOMAINS} Inc,${prefix}.${i}@company${i % DOMAINS}.com,+1 555 ${String(i).padStart(7, "0")},Austin,TX,${country},https://www.linkedin.com/in/p${i}\n`;
     if (chunk.length > 1 << 20) {
       if (!out.write(chunk)) await once(out, "drain");
       chunk = "";
@@ -56,7 +60,8 @@ async function writeCsv(file: string, rows: number, prefix: string): Promise<voi
   await once(out, "finish");
 }
 
-async function importFile(token: string, categoryId: string, file: string, pid: number) {
+async function importFile(token: string, categoryId: string, file: string, server: AppServer) {
+  const pid = server.process.pid!;
   const form = new FormData();
   // A file-backed Blob: fetch streams it from disk.
   form.append("file", await openAsBlob(file, { type: "text/csv" }), path.basename(file));
@@ -64,7 +69,7 @@ async function importFile(token: string, categoryId: string, file: string, pid: 
   let peak = baseline;
   const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 100);
   const started = performance.now();
-  const response = await fetch(`${BASE}/api/admin/categories/${categoryId}/leads`, {
+  const response = await fetch(`${server.url}/api/admin/categories/${categoryId}/leads`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}` },
     body: form,
@@ -96,11 +101,11 @@ async function copyFile(pool: Pool, categoryId: string, file: string): Promise<n
   }
 }
 
-async function timeGet(token: string, url: string, runs = 20) {
+async function timeGet(base: string, token: string, url: string, runs = 20) {
   const times: number[] = [];
   for (let i = 0; i < runs + 2; i++) {
     const started = performance.now();
-    const response = await fetch(`${BASE}${url}`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${token}` } });
     await response.arrayBuffer();
     if (!response.ok) throw new Error(`${url}: ${response.status}`);
     if (i >= 2) times.push(performance.now() - started); // two warm-up calls
@@ -117,7 +122,16 @@ const pool = new Pool({ connectionString: database.url });
 const SIZES = [Math.round(BIG / 10), BIG];
 const files = SIZES.map((rows) => path.join(tmpdir(), `bench-${rows}-${process.pid}.csv`));
 const ratios: string[] = [];
+const zone = Object.fromEntries(
+  Array.from({ length: DOMAINS }, (_, i) => [
+    `company${i}.com`,
+    { mx: [{ exchange: "mx.company.test", priority: 10 }], ttl: 0 },
+  ]),
+);
+const dns = await startDnsServer({ zone });
+const deadDns = await startDnsServer({ neverAnswer: true });
 let server: AppServer | undefined;
+let deadServer: AppServer | undefined;
 try {
   const { rows: admins } = await pool.query(
     `INSERT INTO admins (email, password_hash) VALUES ('bench@example.com', 'x')
@@ -144,35 +158,42 @@ try {
     );
   }
 
-  server = await startAppServer({
-    port: PORT,
-    env: { DATABASE_URL: database.url, APP_SECRET, PORT: String(PORT) },
-    stdout: "ignore",
-  });
-  const pid = server.process.pid!;
+  const appServer = (dnsServers: string) =>
+    startAppServer({
+      env: { DATABASE_URL: database.url, APP_SECRET, DNS_SERVERS: dnsServers },
+      stdout: "ignore",
+    });
+  server = await appServer(dns.address);
+  deadServer = await appServer(deadDns.address);
 
   // Each import starts from an empty leads table and each COPY from a new empty table, so both
   // build their indexes from nothing; the order alternates from run to run.
-  const productImport = async (file: string, rows: number) => {
+  const productImport = async (file: string, rows: number, on = server!) => {
     await pool.query("TRUNCATE leads CASCADE");
     await pool.query("UPDATE categories SET count = 0");
-    const result = await importFile(token, categoryId, file, pid);
+    const result = await importFile(token, categoryId, file, on);
     if (result.report.imported !== rows) throw new Error(`imported ${JSON.stringify(result.report)}`);
     return result;
   };
   // Warm-up: route code loaded and compiled, as on a server that has been running a while.
   await productImport(files[0], SIZES[0]);
+  await productImport(files[0], SIZES[0], deadServer);
   await copyFile(pool, categoryId, files[0]);
+  const queries = dns.queries.length;
   for (const [index, file] of files.entries()) {
     const rows = SIZES[index];
     const imports: number[] = [];
     const copies: number[] = [];
+    const deadImports: number[] = [];
+    const big = index === files.length - 1;
     let growth = 0;
     for (let run = 0; run < RUNS; run++) {
       if (run % 2 === 1) copies.push(await copyFile(pool, categoryId, file));
+      if (big && run % 2 === 1) deadImports.push((await productImport(file, rows, deadServer)).ms);
       const result = await productImport(file, rows);
       imports.push(result.ms);
       growth = Math.max(growth, result.growth);
+      if (big && run % 2 === 0) deadImports.push((await productImport(file, rows, deadServer)).ms);
       if (run % 2 === 0) copies.push(await copyFile(pool, categoryId, file));
     }
     const label = rows.toLocaleString("en-US");
@@ -181,9 +202,16 @@ try {
         `server memory growth at most ${growth.toFixed(0)} MB`,
     );
     console.log(`COPY ${label} rows:    ${secs(copies)}`);
-    const name = index === files.length - 1 ? "import_vs_copy" : "import_small_vs_copy";
-    ratios.push(`ratio ${name}=${(median(imports) / median(copies)).toFixed(2)}`);
+    ratios.push(
+      `ratio ${big ? "import_vs_copy" : "import_small_vs_copy"}=${(median(imports) / median(copies)).toFixed(2)}`,
+    );
+    if (big) {
+      console.log(`Import ${label} rows, no resolver answering: ${secs(deadImports)}`);
+      const extra = (median(deadImports) - median(imports)) / 1000;
+      ratios.push(`ratio import_dead_resolver_extra_s=${extra.toFixed(1)}`);
+    }
   }
+  console.log(`DNS queries answered during the measured imports: ${dns.queries.length - queries}`);
   await pool.query("DROP TABLE leads_copy");
 
   // 10,000 sales over the last 60 days, 70% paid.
@@ -212,11 +240,11 @@ try {
     "/api/admin/requests",
     "/api/admin/categories",
   ]) {
-    const { median, p95 } = await timeGet(token, url);
+    const { median, p95 } = await timeGet(server.url, token, url);
     console.log(`  GET ${url}: median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`);
   }
   const started = performance.now();
-  const exported = await fetch(`${BASE}/api/admin/sales/export`, {
+  const exported = await fetch(`${server.url}/api/admin/sales/export`, {
     headers: { authorization: `Bearer ${token}` },
   });
   const bytes = (await exported.arrayBuffer()).byteLength;
@@ -225,6 +253,9 @@ try {
   );
 } finally {
   await server?.stop();
+  await deadServer?.stop();
+  await dns.close();
+  await deadDns.close();
   await pool.end();
   await database.drop();
   for (const file of files) rmSync(file, { force: true });

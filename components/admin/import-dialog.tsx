@@ -16,10 +16,24 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Progress } from "@/components/ui/progress";
 import { useImportLeads } from "@/lib/client/use-admin";
-import type { ImportReport } from "@/lib/schemas/admin";
+import { IMPORT_REFUSALS, type ImportRefusal, type ImportReport } from "@/lib/schemas/admin";
 import type { CategoryDto } from "@/lib/schemas/category";
 
 type Props = { category?: CategoryDto; onOpenChange: (open: boolean) => void };
+
+const REFUSAL_LABELS: Record<ImportRefusal, string> = {
+  missing_email: "no email",
+  syntax: "invalid email syntax",
+  disposable: "disposable domain",
+  no_mail_domain: "domain without mail",
+  null_mx: "domain refusing mail (null MX)",
+  email_status: "unknown email status",
+  country: "unsupported country",
+  verified_at: "invalid verified date",
+  value_too_long: "value too long",
+  malformed_csv: "malformed CSV",
+  file_too_large: "file too large",
+};
 
 export function ImportDialog({ category, onOpenChange }: Props) {
   return (
@@ -67,8 +81,10 @@ function ImportForm({
         <DialogTitle>Import Leads</DialogTitle>
         <DialogDescription>
           Add leads to {category.title} from a CSV file. An email column is required; first name, last name,
-          job title, company, phone, city, state, country (USA or UK), profile URL and more are recognised by
-          their usual header names. Leads already in the category are skipped.
+          job title, company, phone, city, state, country (USA or UK), profile URL, verified date, email
+          status and more are recognised by their usual header names. Every address is checked (syntax,
+          disposable and mail-less domains); rows that fail are reported, not imported. Leads already in the
+          category are skipped.
         </DialogDescription>
       </DialogHeader>
       <div className="grid gap-2">
@@ -113,6 +129,16 @@ function ImportForm({
             </li>
             <li>
               Invalid rows: <strong>{formatCount(report.invalidCount)}</strong>
+              {report.invalidCount > 0 && (
+                <span data-testid="import-reasons">
+                  {" "}
+                  (
+                  {IMPORT_REFUSALS.filter((code) => report.reasons[code] > 0)
+                    .map((code) => `${REFUSAL_LABELS[code]} ${formatCount(report.reasons[code])}`)
+                    .join(", ")}
+                  )
+                </span>
+              )}
             </li>
             <li data-testid="import-unknown-facets">
               Not mapped to a segment value (unknown):{" "}

@@ -66,7 +66,7 @@ export const LEAD_FIELDS = [
   },
   {
     // The verdict of the lead's last check (docs/product-rules.md, "Verification"), delivered in
-    // every package's file; the import does not read it yet.
+    // every package's file; an import reads vendors' spellings of it (lib/leads/import-rows.ts).
     column: "email_status",
     field: "emailStatus",
     header: "Email Status",
@@ -103,13 +103,8 @@ export const LEAD_FIELDS = [
 export type LeadField = (typeof LEAD_FIELDS)[number];
 export type LeadColumn = LeadField["column"];
 
-/** The fields an import reads (every field but the email status). */
-export const IMPORTED_FIELDS = LEAD_FIELDS.filter(
-  (field): field is Exclude<LeadField, { column: "email_status" }> => field.column !== "email_status",
-);
-
-/** The text fields (every imported field but country and verified-at), in COPY's column order. */
-export const TEXT_FIELDS = IMPORTED_FIELDS.filter(
+/** The text fields (every field but country, verified-at and the email status), in COPY's column order. */
+export const TEXT_FIELDS = LEAD_FIELDS.filter(
   (field): field is Exclude<LeadField, { column: "country" | "verified_at" | "email_status" }> =>
-    field.column !== "country" && field.column !== "verified_at",
+    field.column !== "country" && field.column !== "verified_at" && field.column !== "email_status",
 );

@@ -13,8 +13,8 @@ import { pgTransaction } from "../pg-transaction";
 import type { Location } from "../categories/location";
 import { EmailHashes } from "./email-hashes";
 import type { EmailStatus } from "@/lib/verification/verify-addresses";
-import { copyField, copyTextValue } from "./copy-text";
-import { TEXT_FIELDS } from "./fields";
+import { copyLine, LEAD_COLUMNS, STAGING } from "./copy-lines";
+import { copyTextValue } from "./copy-text";
 import { unknownFacetsInserted, type UnknownFacets } from "../segments/unknowns";
 
 export type LeadInput = {
@@ -35,14 +35,15 @@ export type LeadInput = {
   country: Location;
   profileUrl: string;
   verifiedAt: Date;
-  /** Only copyNewLeads writes it (the demo's statuses); unset: `unknown`. */
+  /** The verdict of the address's check (docs/product-rules.md, "Verification"); unset: `unknown`. */
   emailStatus?: EmailStatus;
+  /** When our check of the address last ended; unset: never. */
+  emailCheckedAt?: Date | null;
+  emailStatusReason?: string;
+  roleAccount?: boolean;
+  freeMail?: boolean;
 };
 
-const COLUMNS = [...TEXT_FIELDS.map(({ column }) => column), "country", "verified_at"].join(", ");
-const STAGING = `CREATE TEMP TABLE lead_import (
-    ${TEXT_FIELDS.map(({ column }) => `${column} text`).join(", ")}, country "Country", verified_at timestamptz
-  ) ON COMMIT DROP`;
 // Rows that may repeat an email already in the category or earlier in the input are moved from
 // the staging table by one INSERT ... SELECT. Mostly they are repeats, so a plain INSERT of the
 // emails not yet in the category is the cheaper move: ON CONFLICT pays a speculative insertion (an
@@ -50,15 +51,14 @@ const STAGING = `CREATE TEMP TABLE lead_import (
 // themselves, that INSERT fails on the unique key, is rolled back to its savepoint, and ON
 // CONFLICT does it exactly; reading the staging table in insertion order (a private table nobody
 // else writes) keeps the first of two rows with the same email.
-const MOVE_NEW = `INSERT INTO leads (category_id, ${COLUMNS})
-    SELECT $1::uuid, ${COLUMNS} FROM lead_import s
+const MOVE_NEW = `INSERT INTO leads (category_id, ${LEAD_COLUMNS})
+    SELECT $1::uuid, ${LEAD_COLUMNS} FROM lead_import s
     WHERE NOT EXISTS (SELECT 1 FROM leads l WHERE l.category_id = $1::uuid AND l.email = s.email)`;
-const MOVE_SKIPPING = `INSERT INTO leads (category_id, ${COLUMNS})
-    SELECT $1::uuid, ${COLUMNS} FROM lead_import
+const MOVE_SKIPPING = `INSERT INTO leads (category_id, ${LEAD_COLUMNS})
+    SELECT $1::uuid, ${LEAD_COLUMNS} FROM lead_import
     ON CONFLICT (category_id, email) DO NOTHING`;
 const UNIQUE_VIOLATION = "23505";
-const COPY_INTO_LEADS = `COPY leads (category_id, ${COLUMNS}) FROM STDIN`;
-const COPY_NEW_INTO_LEADS = `COPY leads (category_id, ${COLUMNS}, email_status) FROM STDIN`;
+const COPY_INTO_LEADS = `COPY leads (category_id, ${LEAD_COLUMNS}) FROM STDIN`;
 
 /**
  * Marks the category changed. Its count moves by the triggers on leads (the sellable rows
@@ -79,21 +79,6 @@ async function move(client: PoolClient, categoryId: string): Promise<number> {
     await client.query("ROLLBACK TO SAVEPOINT move_new");
     return (await client.query(MOVE_SKIPPING, [categoryId])).rowCount ?? 0;
   }
-}
-
-// Most rows of an import share one verification time (the import's), written once.
-let lastDate: Date | undefined;
-let lastIso = "";
-
-/** A row in COPY's text format; `email` is the lead's, lower-cased (the unique key is on the stored text). */
-function copyLine(lead: LeadInput, email: string): string {
-  let line = "";
-  for (const { field } of TEXT_FIELDS) line += `${copyField(field === "email" ? email : lead[field])}\t`;
-  if (lead.verifiedAt !== lastDate) {
-    lastDate = lead.verifiedAt;
-    lastIso = lastDate.toISOString();
-  }
-  return `${line}${lead.country}\t${lastIso}\n`;
 }
 
 export type InsertResult = {
@@ -153,10 +138,7 @@ function copyLines(
   async function* lines(): AsyncGenerator<string> {
     for await (const leads of batches) {
       let text = "";
-      for (const lead of leads) {
-        // The line without its newline, then the status.
-        text += `${prefix}${copyLine(lead, lead.email.toLowerCase()).slice(0, -1)}\t${lead.emailStatus ?? "unknown"}\n`;
-      }
+      for (const lead of leads) text += prefix + copyLine(lead, lead.email.toLowerCase());
       counted(leads.length);
       yield text;
     }
@@ -272,7 +254,7 @@ export async function copyNewLeads(
   let inserted = 0;
   await pipeline(
     copyLines(batches, `${categoryId}\t`, (leads) => (inserted += leads)),
-    client.query(copyFrom(COPY_NEW_INTO_LEADS)),
+    client.query(copyFrom(COPY_INTO_LEADS)),
   );
   await touchCategory(client, categoryId);
   return inserted;

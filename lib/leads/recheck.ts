@@ -94,7 +94,7 @@ async function claim(
   const { rows } = await client.query<Claimed>(
     `SELECT id::text, email FROM leads
       WHERE id > $1::bigint AND lead_sellable(quarantined_at, email_status)
-        AND GREATEST(verified_at, email_checked_at) < $2
+        AND (GREATEST(verified_at, email_checked_at) < $2 OR (email_checked_at IS NULL AND email_status_reason = 'queued'))
         AND ($4::uuid IS NULL OR category_id = $4::uuid)
       ORDER BY leads.id LIMIT $3
       FOR NO KEY UPDATE SKIP LOCKED`,

@@ -169,14 +169,35 @@ export type SettingsDto = {
   enableNotifications: boolean;
 };
 
+/**
+ * Why an import refuses a row: the address checks (docs/product-rules.md, "Verification"), a cell
+ * it cannot read, or what ended the file early (a malformed spot, the size limit).
+ */
+export const IMPORT_REFUSALS = [
+  "missing_email",
+  "syntax",
+  "disposable",
+  "no_mail_domain",
+  "null_mx",
+  "email_status",
+  "country",
+  "verified_at",
+  "value_too_long",
+  "malformed_csv",
+  "file_too_large",
+] as const;
+export type ImportRefusal = (typeof IMPORT_REFUSALS)[number];
+
 export type ImportReport = {
   imported: number;
   duplicates: number;
   /** Rows skipped because the person asked to be erased (their email is on the suppression list). */
   suppressed: number;
-  /** The first invalid rows (at most 1000), with their line numbers in the file. */
+  /** The first invalid rows (at most 1000), in line order, with their line numbers in the file. */
   invalid: { line: number; reason: string }[];
   invalidCount: number;
+  /** The invalid rows (and what ended the file early) per reason; they add up to invalidCount. */
+  reasons: Record<ImportRefusal, number>;
   /** Imported leads per segment facet that could not be mapped to its vocabulary (`unknown`). */
   unknownFacets: Record<"region" | "seniority" | "department" | "size" | "revenue", number>;
 };

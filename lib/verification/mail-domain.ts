@@ -1,11 +1,12 @@
-import { isIPv6 } from "node:net";
-import DNS from "dns2";
+import type { Answer, StringAnswer } from "dns-packet";
+import { queryServer } from "./dns-query";
 import type { DnsServer } from "./dns-servers";
 
 // Whether a domain accepts mail (RFC 5321 §5.1): its MX records, else its A/AAAA records (the
 // implicit MX). A DNS failure (timeout, SERVFAIL, REFUSED, a truncated answer) is never a verdict.
-// dns2's client is used rather than node's resolver because node does not give the TTL of MX
-// records or of negative answers, and the cache keeps each answer for its own TTL.
+// Our own queries (lib/verification/dns-query.ts) rather than node's resolver, because node does
+// not give the TTL of MX records or of negative answers, and the cache keeps each answer for its
+// own TTL.
 
 /** `unanswered`: no verdict (the resolvers failed or the deadline passed); ask again later. */
 export type DomainAnswer = "accepts_mail" | "no_mail_domain" | "null_mx" | "unanswered";
@@ -33,7 +34,7 @@ const RCODE_NOERROR = 0;
 const RCODE_NXDOMAIN = 3;
 
 type Lookup = { answer: DomainAnswer; ttlSeconds: number };
-type Reply = { rcode: number; records: DNS.Packet.Resource[]; negativeTtl: number } | null;
+type Reply = { rcode: number; records: Answer[]; negativeTtl: number } | null;
 
 export class MailDomainChecker {
   private readonly servers: DnsServer[];
@@ -63,6 +64,14 @@ export class MailDomainChecker {
     domains: Iterable<string>,
     deadlineAt = Date.now() + this.deadlineMs,
   ): Promise<Map<string, DomainAnswer>> {
+    return (await this.checkUntil(domains, deadlineAt)).answers;
+  }
+
+  /** As check(), and whether the deadline cut it short: lookups were still waiting for answers. */
+  async checkUntil(
+    domains: Iterable<string>,
+    deadlineAt: number,
+  ): Promise<{ answers: Map<string, DomainAnswer>; cutShort: boolean }> {
     const answers = new Map<string, DomainAnswer>();
     const pending: string[] = [];
     for (const domain of new Set(domains)) {
@@ -71,8 +80,15 @@ export class MailDomainChecker {
       else pending.push(domain);
     }
     let timer: NodeJS.Timeout | undefined;
+    let cutShort = false;
     const expired = new Promise<"unanswered">((resolve) => {
-      timer = setTimeout(() => resolve("unanswered"), Math.max(0, deadlineAt - Date.now()));
+      timer = setTimeout(
+        () => {
+          cutShort = true;
+          resolve("unanswered");
+        },
+        Math.max(0, deadlineAt - Date.now()),
+      );
     });
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -87,7 +103,7 @@ export class MailDomainChecker {
       clearTimeout(timer);
     }
     for (const domain of pending) if (!answers.has(domain)) answers.set(domain, "unanswered");
-    return answers;
+    return { answers, cutShort };
   }
 
   private cached(domain: string): DomainAnswer | undefined {
@@ -125,17 +141,17 @@ export class MailDomainChecker {
     const mx = await this.query(domain, "MX");
     if (!mx) return failed;
     if (mx.rcode === RCODE_NXDOMAIN) return { answer: "no_mail_domain", ttlSeconds: mx.negativeTtl };
-    const exchanges = mx.records.filter((record) => record.type === DNS.Packet.TYPE.MX);
+    const exchanges = mx.records.filter((record) => record.type === "MX");
     if (exchanges.length > 0) {
       // RFC 7505: a single MX of preference 0 for the root (`0 .`) says the domain takes no mail.
       // An exchange naming the root among others is a misconfiguration; the others still count.
-      const nullMx = exchanges.every((record) => (record.exchange ?? "") === "");
+      const nullMx = exchanges.every((record) => record.data.exchange === "." || record.data.exchange === "");
       return { answer: nullMx ? "null_mx" : "accepts_mail", ttlSeconds: minTtl(exchanges) };
     }
     // No MX: the domain's own address is the implicit MX.
     const [a, aaaa] = await Promise.all([this.query(domain, "A"), this.query(domain, "AAAA")]);
     const addresses = [...(a?.records ?? []), ...(aaaa?.records ?? [])].filter(
-      (record) => record.type === DNS.Packet.TYPE.A || record.type === DNS.Packet.TYPE.AAAA,
+      (record): record is StringAnswer => record.type === "A" || record.type === "AAAA",
     );
     if (addresses.length > 0) return { answer: "accepts_mail", ttlSeconds: minTtl(addresses) };
     if (!a || !aaaa) return failed;
@@ -148,18 +164,12 @@ export class MailDomainChecker {
   /** The first answer (NOERROR or NXDOMAIN) of the servers, tried in order; null when none gave one. */
   private async query(domain: string, type: "MX" | "A" | "AAAA"): Promise<Reply> {
     for (const server of this.servers) {
-      const resolve = DNS.UDPClient({
-        dns: server.host,
-        port: server.port,
-        socketType: isIPv6(server.host) ? "udp6" : "udp4",
-        timeout: this.queryTimeoutMs,
-      });
       try {
-        const packet = await resolve(domain, type);
-        const { rcode, tc } = packet.header;
+        const reply = await queryServer(server, domain, type, this.queryTimeoutMs);
+        const { rcode, truncated } = reply;
         // A truncated answer may have lost its records: not a "no record" answer.
-        if (tc || (rcode !== RCODE_NOERROR && rcode !== RCODE_NXDOMAIN)) continue;
-        return { rcode, records: packet.answers, negativeTtl: negativeTtl(packet) };
+        if (truncated || (rcode !== RCODE_NOERROR && rcode !== RCODE_NXDOMAIN)) continue;
+        return { rcode, records: reply.answers, negativeTtl: negativeTtl(reply.authorities) };
       } catch {
         // A timeout or a socket error: the next server, if any.
       }
@@ -168,12 +178,12 @@ export class MailDomainChecker {
   }
 }
 
-function minTtl(records: DNS.Packet.Resource[]): number {
-  return Math.min(...records.map((record) => record.ttl));
+function minTtl(records: { ttl?: number }[]): number {
+  return Math.min(...records.map((record) => record.ttl ?? 0));
 }
 
 /** RFC 2308 §5: a negative answer lives min(SOA TTL, SOA minimum); without an SOA, the failure bound. */
-function negativeTtl(packet: DNS.Packet): number {
-  const soa = packet.authorities.find((record) => record.type === DNS.Packet.TYPE.SOA);
-  return soa ? Math.min(soa.ttl, soa.minimum ?? soa.ttl) : FAILURE_TTL_S;
+function negativeTtl(authorities: Answer[]): number {
+  const soa = authorities.find((record) => record.type === "SOA");
+  return soa ? Math.min(soa.ttl ?? 0, soa.data.minimum ?? 0) : FAILURE_TTL_S;
 }

@@ -63,6 +63,21 @@ function asciiDomain(raw: string): string | null {
   return null;
 }
 
+// Most addresses of an import or a claim share a few domains: each spelling is read once, from a
+// cache emptied whenever it holds this many.
+const DOMAIN_CACHE_SIZE = 10_000;
+const domains = new Map<string, string | null>();
+
+function cachedAsciiDomain(raw: string): string | null {
+  let ascii = domains.get(raw);
+  if (ascii === undefined) {
+    ascii = asciiDomain(raw);
+    if (domains.size >= DOMAIN_CACHE_SIZE) domains.clear();
+    domains.set(raw, ascii);
+  }
+  return ascii;
+}
+
 /** The address split and normalised, or null when it is not a deliverable address's form. */
 export function parseAddress(input: string): MailAddress | null {
   const text = input.trim();
@@ -71,7 +86,7 @@ export function parseAddress(input: string): MailAddress | null {
   const at = text.lastIndexOf("@");
   if (at <= 0) return null;
   const local = text.slice(0, at);
-  const domain = asciiDomain(text.slice(at + 1));
+  const domain = cachedAsciiDomain(text.slice(at + 1));
   if (domain === null || local.length > MAX_LOCAL || !isDotAtom(local)) return null;
   if (local.length + 1 + domain.length > MAX_ADDRESS) return null;
   return { local, domain };

@@ -1,6 +1,6 @@
 import { isDisposableDomain, isFreeMailDomain, isRoleAccount } from "./lists";
 import type { MailDomainChecker } from "./mail-domain";
-import { parseAddress } from "./syntax";
+import { parseAddress, type MailAddress } from "./syntax";
 import { BATCH_LIMIT, ProviderError, type ProviderVerdict, type ZeroBounce } from "./zerobounce";
 
 // The checks of a batch of addresses, cheapest first: syntax, the disposable list, the domains
@@ -33,21 +33,43 @@ export type VerifyResult = {
   providerError: ProviderError | null;
 };
 
+// What the lists say of a domain, for the last domains seen (an import's rows share a few).
+const DOMAIN_LISTS_SIZE = 10_000;
+const domainLists = new Map<string, { disposable: boolean; freeMail: boolean }>();
+
+function listsOf(domain: string): { disposable: boolean; freeMail: boolean } {
+  let lists = domainLists.get(domain);
+  if (!lists) {
+    lists = { disposable: isDisposableDomain(domain), freeMail: isFreeMailDomain(domain) };
+    if (domainLists.size >= DOMAIN_LISTS_SIZE) domainLists.clear();
+    domainLists.set(domain, lists);
+  }
+  return lists;
+}
+
+/** The checks that need no lookup (syntax, the disposable list) and the flags, with the address read. */
+export function localCheck(input: string): { address: MailAddress | null; check: AddressCheck } {
+  const address = parseAddress(input);
+  if (!address) {
+    return { address, check: { status: "invalid", reason: "syntax", roleAccount: false, freeMail: false } };
+  }
+  const { disposable, freeMail } = listsOf(address.domain);
+  const check: AddressCheck = {
+    status: disposable ? "invalid" : null,
+    reason: disposable ? "disposable" : null,
+    roleAccount: isRoleAccount(address.local),
+    freeMail,
+  };
+  return { address, check };
+}
+
 export async function verifyAddresses(
   addresses: readonly string[],
   options: VerifyOptions,
 ): Promise<VerifyResult> {
-  const parsed = addresses.map(parseAddress);
-  const checks = parsed.map((address): AddressCheck => {
-    if (!address) return { status: "invalid", reason: "syntax", roleAccount: false, freeMail: false };
-    const disposable = isDisposableDomain(address.domain);
-    return {
-      status: disposable ? "invalid" : null,
-      reason: disposable ? "disposable" : null,
-      roleAccount: isRoleAccount(address.local),
-      freeMail: isFreeMailDomain(address.domain),
-    };
-  });
+  const local = addresses.map(localCheck);
+  const parsed = local.map(({ address }) => address);
+  const checks = local.map(({ check }) => check);
 
   const standing = (index: number): boolean => parsed[index] !== null && checks[index].status === null;
   const domains = new Set<string>();

@@ -284,7 +284,7 @@ test("categories tab: add with validation, edit, import with report, view link",
   const report = dialog.getByTestId("import-report");
   await expect(report).toContainText("Imported: 3");
   await expect(report).toContainText("Duplicates skipped: 1");
-  await expect(report).toContainText("Invalid rows: 1");
+  await expect(report).toContainText("Invalid rows: 1 (invalid email syntax 1)");
   await expect(report).toContainText('Line 3: Invalid email "not-an-email"');
   await dialog.getByRole("button", { name: "Close", exact: true }).first().click();
   await expect(renamed).toContainText("3");

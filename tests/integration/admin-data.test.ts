@@ -328,6 +328,13 @@ describe("lead import", () => {
       suppressed: 0,
       unknownFacets: expect.any(Object),
       invalidCount: 7,
+      reasons: expect.objectContaining({
+        syntax: 1,
+        missing_email: 1,
+        country: 1,
+        verified_at: 4,
+        null_mx: 0,
+      }),
       invalid: [
         { line: 4, reason: 'Invalid email "not-an-email"' },
         { line: 6, reason: "Email is missing" },
@@ -387,6 +394,7 @@ describe("lead import", () => {
       suppressed: 0,
       unknownFacets: expect.any(Object),
       invalidCount: 2,
+      reasons: expect.objectContaining({ syntax: 2 }),
       invalid: [
         { line: 4, reason: 'Invalid email "bad"' },
         { line: 6006, reason: 'Invalid email "late-bad"' },
@@ -435,6 +443,7 @@ describe("lead import", () => {
     expect(body.imported).toBe(1);
     expect(body.invalidCount).toBe(1);
     expect((body.invalid as { reason: string }[])[0].reason).toMatch(/^Malformed CSV, import stopped here/);
+    expect(body.reasons).toMatchObject({ malformed_csv: 1 });
     expect((await db().category.findUniqueOrThrow({ where: { id: target } })).count).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { mapHeader, parseVerifiedAt, toLead } from "@/lib/leads/import";
+import { parseVerifiedAt } from "@/lib/leads/import-dates";
+import { mapHeader, toLead } from "@/lib/leads/import-rows";
 
 const now = new Date("2026-06-01T12:00:00Z");
 const iso = (text: string, country: "USA" | "UK" = "USA") =>
@@ -36,6 +37,7 @@ describe("import dates", () => {
   it("reports a refused date for its line through toLead", () => {
     const columns = mapHeader(["email", "country", "verified at"]);
     expect(toLead(columns, ["a@x.com", "USA", "15/01/2024"], now)).toEqual({
+      code: "verified_at",
       reason: 'Invalid verified date "15/01/2024"',
     });
     const uk = toLead(columns, ["b@x.com", "UK", "15/01/2024"], now);

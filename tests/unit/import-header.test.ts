@@ -1,6 +1,6 @@
 // How the lead import reads a CSV header into fields.
 import { describe, expect, it } from "vitest";
-import { mapHeader, normalizeHeader } from "@/lib/leads/import";
+import { mapHeader, normalizeHeader } from "@/lib/leads/import-rows";
 
 describe("normalizeHeader", () => {
   it("lower-cases and keeps letters and digits only", () => {

@@ -1,0 +1,54 @@
+import { copyField } from "./copy-text";
+import { TEXT_FIELDS } from "./fields";
+import type { LeadInput } from "./insert";
+
+// A lead as a row of COPY's text format: the text fields, country and verification date, then the
+// verdict of its email check (docs/product-rules.md, "Verification").
+
+const VERIFICATION_COLUMNS = `email_status "EmailStatus", email_checked_at timestamptz,
+  email_status_reason text, role_account boolean, free_mail boolean`;
+
+/** The columns of a lead row, in its order. */
+export const LEAD_COLUMNS = [
+  ...TEXT_FIELDS.map(({ column }) => column),
+  "country",
+  "verified_at",
+  "email_status",
+  "email_checked_at",
+  "email_status_reason",
+  "role_account",
+  "free_mail",
+].join(", ");
+
+/** A private table of the same rows, for the ones that may repeat an email. */
+export const STAGING = `CREATE TEMP TABLE lead_import (
+    ${TEXT_FIELDS.map(({ column }) => `${column} text`).join(", ")}, country "Country",
+    verified_at timestamptz, ${VERIFICATION_COLUMNS}
+  ) ON COMMIT DROP`;
+
+/** Most rows of an import share one verification time and one check time: each written once. */
+function isoOfLast(): (date: Date) => string {
+  let last: Date | undefined;
+  let text = "";
+  return (date) => {
+    if (date !== last) {
+      last = date;
+      text = date.toISOString();
+    }
+    return text;
+  };
+}
+const verifiedIso = isoOfLast();
+const checkedIso = isoOfLast();
+
+/** The row of a lead; `email` is the lead's, lower-cased (the unique key is on the stored text). */
+export function copyLine(lead: LeadInput, email: string): string {
+  let line = "";
+  for (const { field } of TEXT_FIELDS) line += `${copyField(field === "email" ? email : lead[field])}\t`;
+  const checked = lead.emailCheckedAt ? checkedIso(lead.emailCheckedAt) : "\\N";
+  const reason = lead.emailStatusReason ? copyField(lead.emailStatusReason) : "";
+  return (
+    `${line}${lead.country}\t${verifiedIso(lead.verifiedAt)}\t${lead.emailStatus ?? "unknown"}\t${checked}\t` +
+    `${reason}\t${lead.roleAccount ? "t" : "f"}\t${lead.freeMail ? "t" : "f"}\n`
+  );
+}
