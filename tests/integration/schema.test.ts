@@ -33,8 +33,14 @@ describe("schema and migrations", () => {
     const settings = await prisma.settings.upsert({
       where: { id: 1 },
       update: {},
-      create: { id: 1, notificationEmail: "ops@example.com", nowPaymentsApiKeyEnc: "v1.a.b.c" },
+      create: {
+        id: 1,
+        notificationEmail: "ops@example.com",
+        nowPaymentsApiKeyEnc: "v1.a.b.c",
+        emailVerifierApiKeyEnc: "v1.d.e.f",
+      },
     });
+    expect(settings.emailVerifierApiKeyEnc).toBe("v1.d.e.f");
     expect(settings).toMatchObject({ autoRefreshDashboard: true, enableNotifications: true });
 
     const category = await prisma.category.create({
@@ -213,6 +219,21 @@ describe("schema and migrations", () => {
     });
     await prisma.verifierMonth.delete({ where: { month } });
 
+    const recheck = {
+      categoryId: category.id,
+      requestedAt: verifiedAt,
+      total: 5,
+      checked: 2,
+      cursorAt: verifiedAt,
+      cursorId: 7n,
+      finishedAt: verifiedAt,
+    };
+    await prisma.recheckRequest.create({ data: recheck });
+    expect(await prisma.recheckRequest.findUniqueOrThrow({ where: { categoryId: category.id } })).toEqual(
+      recheck,
+    );
+    await prisma.recheckRequest.delete({ where: { categoryId: category.id } });
+
     const attempt = await prisma.loginAttempt.create({
       data: { email: "a@b.c", ip: "::1", success: false, device: "d1", throttled: true },
     });
@@ -272,6 +293,8 @@ describe("schema and migrations", () => {
         'order_leads unique order_id, "position"',
         // Allocation and previews walk a category's leads most recently verified first.
         "leads category_id, verified_at DESC, id",
+        // Due re-checks counted, and requested ones swept, per category (lib/leads/recheck-queue.ts).
+        'leads category_id, GREATEST(verified_at, email_checked_at), id) INCLUDE (verified_at, email_checked_at) WHERE lead_sellable(quarantined_at, email_status',
         // Sold counters by category: probed per lead, read whole once the unsold leads run out.
         "lead_sales unique category_id, lead_id",
         // Order lookups: by download key, by the provider's invoice and payment ids.
@@ -310,6 +333,8 @@ describe("schema and migrations", () => {
       "order_leads FOREIGN KEY (lead_id) REFERENCES leads(id) ON UPDATE CASCADE ON DELETE RESTRICT",
       "order_leads FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE CASCADE",
       "orders FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE RESTRICT",
+      // A category's requested re-check goes with it.
+      "recheck_requests FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
       // An order's replacement claim goes with it.
       "replacement_claims FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE CASCADE",
       "replacement_reports FOREIGN KEY (claim_id) REFERENCES replacement_claims(id) ON UPDATE CASCADE ON DELETE CASCADE",
