@@ -294,7 +294,7 @@ describe("schema and migrations", () => {
         // Allocation and previews walk a category's leads most recently verified first.
         "leads category_id, verified_at DESC, id",
         // Due re-checks counted, and requested ones swept, per category (lib/leads/recheck-queue.ts).
-        'leads category_id, GREATEST(verified_at, email_checked_at), id) INCLUDE (verified_at, email_checked_at) WHERE lead_sellable(quarantined_at, email_status',
+        "leads category_id, GREATEST(verified_at, email_checked_at), id) INCLUDE (verified_at, email_checked_at) WHERE lead_sellable(quarantined_at, email_status",
         // Sold counters by category: probed per lead, read whole once the unsold leads run out.
         "lead_sales unique category_id, lead_id",
         // Order lookups: by download key, by the provider's invoice and payment ids.
