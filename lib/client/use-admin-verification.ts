@@ -67,11 +67,10 @@ export function useClaimAction(action: "release" | "delete") {
   });
 }
 
-/** The provider's credits are asked of it: read when Settings opens, not polled. */
+/** The provider's credits are asked of it: when Settings first opens, then on "Check credits". */
 export function useVerificationStatus() {
   return useQuery({
     queryKey: adminKeys.verification,
     queryFn: () => adminJson<VerificationStatusDto>("/api/admin/settings/verification"),
-    staleTime: 60_000,
   });
 }
