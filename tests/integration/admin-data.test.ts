@@ -540,6 +540,8 @@ describe("settings", () => {
       notificationEmail: "",
       nowPaymentsApiKey: "",
       nowPaymentsApiKeySource: "none",
+      emailVerifierApiKey: "",
+      emailVerifierApiKeySource: "none",
       autoRefreshDashboard: true,
       enableNotifications: true,
     });
