@@ -1,7 +1,7 @@
 import "server-only";
 import type { PoolClient } from "pg";
 import { pool } from "@/lib/db";
-import { env } from "@/lib/env";
+import { env, insideNextServer } from "@/lib/env";
 import { pgTransaction } from "@/lib/pg-transaction";
 import { getEmailVerifierApiKey } from "@/lib/settings";
 import {
@@ -9,10 +9,12 @@ import {
   claimRequested,
   dueBefore,
   finishSweeps,
+  requestRecheck,
   type Claimed,
 } from "@/lib/leads/recheck-queue";
 import { mailDomainChecker, zeroBounce } from "@/lib/verification/configured";
 import type { MailDomainChecker } from "@/lib/verification/mail-domain";
+import type { RecheckOverview } from "@/lib/schemas/admin";
 import { parseAddress } from "@/lib/verification/syntax";
 import { verifyAddresses, type AddressCheck } from "@/lib/verification/verify-addresses";
 import { BATCH_LIMIT, type ZeroBounce } from "@/lib/verification/zerobounce";
@@ -242,4 +244,16 @@ export async function runRechecks(): Promise<RecheckResult | null> {
   } finally {
     globalForRecheck.recheckRunning = false;
   }
+}
+
+/**
+ * The admin's "Re-check now": queued for every instance's workers, and this server process starts
+ * a run at once rather than at the upkeep's next tick (scripts and tests run their own).
+ */
+export async function recheckNow(categoryId: string): Promise<RecheckOverview> {
+  const queued = await requestRecheck(categoryId);
+  if (insideNextServer()) {
+    runRechecks().catch((error: Error) => console.error(`[leads] re-checks failed: ${error.message}`));
+  }
+  return queued;
 }

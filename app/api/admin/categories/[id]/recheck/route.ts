@@ -1,8 +1,8 @@
 // POST /api/admin/categories/{id}/recheck - queue a re-check of the category's leads now (the background workers run it)
 import { route } from "@/lib/api/handler";
-import { requestRecheck } from "@/lib/leads/recheck-queue";
+import { recheckNow } from "@/lib/leads/recheck";
 import { uuidParams } from "@/lib/schemas/common";
 
 export const POST = route({ admin: true, params: uuidParams }, async ({ params }) =>
-  Response.json(await requestRecheck(params.id), { status: 202 }),
+  Response.json(await recheckNow(params.id), { status: 202 }),
 );
