@@ -211,6 +211,8 @@ try {
     "/api/admin/sales?page=50&pageSize=100",
     "/api/admin/requests",
     "/api/admin/categories",
+    "/api/admin/categories/rechecks",
+    "/api/admin/categories/quarantine",
   ]) {
     const { median, p95 } = await timeGet(token, url);
     console.log(`  GET ${url}: median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`);

@@ -21,8 +21,8 @@ export function dueBefore(now: Date): Date {
 const LAST_CHECK = "GREATEST(l.verified_at, l.email_checked_at)";
 const SELLABLE = "lead_sellable(l.quarantined_at, l.email_status)";
 
-/** Every category's due leads and its requested re-check (if any), oldest category first. */
-export async function recheckOverview(now = new Date()): Promise<RecheckOverview[]> {
+/** Every category's (or one's) due leads and requested re-check (if any), oldest category first. */
+export async function recheckOverview(now = new Date(), categoryId?: string): Promise<RecheckOverview[]> {
   const { rows } = await pool().query<{
     category_id: string;
     due: number;
@@ -36,8 +36,9 @@ export async function recheckOverview(now = new Date()): Promise<RecheckOverview
               WHERE l.category_id = c.id AND ${SELLABLE} AND ${LAST_CHECK} < $1) AS due,
             r.requested_at, r.total, r.checked, r.finished_at
        FROM categories c LEFT JOIN recheck_requests r ON r.category_id = c.id
+      WHERE $2::uuid IS NULL OR c.id = $2::uuid
       ORDER BY c.created_at, c.id`,
-    [dueBefore(now)],
+    [dueBefore(now), categoryId ?? null],
   );
   return rows.map((row) => ({
     categoryId: row.category_id,
@@ -58,20 +59,25 @@ export async function recheckOverview(now = new Date()): Promise<RecheckOverview
 export async function requestRecheck(categoryId: string, now = new Date()): Promise<RecheckOverview> {
   const { rows: found } = await pool().query("SELECT 1 FROM categories WHERE id = $1", [categoryId]);
   if (found.length === 0) throw notFound("Category not found");
-  const { rowCount } = await pool().query(
-    `INSERT INTO recheck_requests AS r (category_id, requested_at, total)
-     SELECT $1::uuid, $2, count(*)::int FROM leads l
-      WHERE l.category_id = $1::uuid AND ${SELLABLE} AND ${LAST_CHECK} < $2
-     ON CONFLICT (category_id) DO UPDATE SET requested_at = EXCLUDED.requested_at, total = EXCLUDED.total,
-        checked = 0, cursor_at = NULL, cursor_id = 0, finished_at = NULL
-      WHERE r.finished_at IS NOT NULL`,
-    [categoryId, now],
-  );
+  const { rowCount } = await pool()
+    .query(
+      `INSERT INTO recheck_requests AS r (category_id, requested_at, total)
+       SELECT $1::uuid, $2, count(*)::int FROM leads l
+        WHERE l.category_id = $1::uuid AND ${SELLABLE} AND ${LAST_CHECK} < $2
+       ON CONFLICT (category_id) DO UPDATE SET requested_at = EXCLUDED.requested_at, total = EXCLUDED.total,
+          checked = 0, cursor_at = NULL, cursor_id = 0, finished_at = NULL
+        WHERE r.finished_at IS NOT NULL`,
+      [categoryId, now],
+    )
+    .catch((error: { code?: string }) => {
+      // The category was deleted meanwhile (foreign key violation).
+      if (error.code === "23503") throw notFound("Category not found");
+      throw error;
+    });
   if (rowCount === 0) throw conflict("A re-check of this category is already running");
-  const overview = await recheckOverview(now);
-  const mine = overview.find((entry) => entry.categoryId === categoryId);
-  if (!mine) throw notFound("Category not found");
-  return mine;
+  const [queued] = await recheckOverview(now, categoryId);
+  if (!queued) throw notFound("Category not found");
+  return queued;
 }
 
 export type Claimed = { id: string; email: string };
