@@ -21,8 +21,14 @@ export function dueBefore(now: Date): Date {
 const LAST_CHECK = "GREATEST(l.verified_at, l.email_checked_at)";
 const SELLABLE = "lead_sellable(l.quarantined_at, l.email_status)";
 
-/** Every category's (or one's) due leads and requested re-check (if any), oldest category first. */
+/**
+ * Every category's (or one's) due leads and requested re-check (if any), oldest category first.
+ * The due leads are summed from category_check_days for the days before the cutoff's, and counted
+ * from the index for the cutoff's own day only.
+ */
 export async function recheckOverview(now = new Date(), categoryId?: string): Promise<RecheckOverview[]> {
+  const cutoff = dueBefore(now);
+  const day = cutoff.toISOString().slice(0, 10);
   const { rows } = await pool().query<{
     category_id: string;
     due: number;
@@ -32,13 +38,16 @@ export async function recheckOverview(now = new Date(), categoryId?: string): Pr
     finished_at: Date | null;
   }>(
     `SELECT c.id AS category_id,
-            (SELECT count(*)::int FROM leads l
-              WHERE l.category_id = c.id AND ${SELLABLE} AND ${LAST_CHECK} < $1) AS due,
+            (SELECT COALESCE(sum(d.leads), 0)::int FROM category_check_days d
+              WHERE d.category_id = c.id AND d.checked_on < $2::date)
+            + (SELECT count(*)::int FROM leads l
+                WHERE l.category_id = c.id AND ${SELLABLE}
+                  AND ${LAST_CHECK} >= $4::timestamptz AND ${LAST_CHECK} < $1::timestamptz) AS due,
             r.requested_at, r.total, r.checked, r.finished_at
        FROM categories c LEFT JOIN recheck_requests r ON r.category_id = c.id
-      WHERE $2::uuid IS NULL OR c.id = $2::uuid
+      WHERE $3::uuid IS NULL OR c.id = $3::uuid
       ORDER BY c.created_at, c.id`,
-    [dueBefore(now), categoryId ?? null],
+    [cutoff, day, categoryId ?? null, `${day}T00:00:00Z`],
   );
   return rows.map((row) => ({
     categoryId: row.category_id,
@@ -61,9 +70,9 @@ export async function requestRecheck(categoryId: string, now = new Date()): Prom
   if (found.length === 0) throw notFound("Category not found");
   const { rowCount } = await pool()
     .query(
+      // The total is what the category sells now: every sellable lead was checked before now.
       `INSERT INTO recheck_requests AS r (category_id, requested_at, total)
-       SELECT $1::uuid, $2, count(*)::int FROM leads l
-        WHERE l.category_id = $1::uuid AND ${SELLABLE} AND ${LAST_CHECK} < $2
+       SELECT c.id, $2, c.count FROM categories c WHERE c.id = $1::uuid
        ON CONFLICT (category_id) DO UPDATE SET requested_at = EXCLUDED.requested_at, total = EXCLUDED.total,
           checked = 0, cursor_at = NULL, cursor_id = 0, finished_at = NULL
         WHERE r.finished_at IS NOT NULL`,

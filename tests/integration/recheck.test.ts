@@ -82,6 +82,22 @@ async function category(title: string, leads: { email: string; daysAgo: number; 
   return id;
 }
 
+/** category_check_days as the leads make it (the triggers keep it so, whatever changes them). */
+async function expectCheckDaysExact() {
+  const query = (sql: string) =>
+    pool()
+      .query(sql)
+      .then(({ rows }) => rows);
+  expect(
+    await query("SELECT category_id, checked_on::text, leads FROM category_check_days ORDER BY 1, 2"),
+  ).toEqual(
+    await query(
+      `SELECT category_id, lead_checked_on(verified_at, email_checked_at)::text AS checked_on, count(*)::int AS leads
+         FROM leads WHERE lead_sellable(quarantined_at, email_status) GROUP BY 1, 2 ORDER BY 1, 2`,
+    ),
+  );
+}
+
 async function leadsOf(categoryId: string) {
   const rows = await db().lead.findMany({ where: { categoryId }, orderBy: { email: "asc" } });
   return Object.fromEntries(rows.map((row) => [row.email, row]));
@@ -307,6 +323,28 @@ describe("re-check now", () => {
     expect(done.due).toBe(0);
     // The other category was not swept: its leads are not due.
     expect((await leadsOf(other))["later@ok.test"].emailCheckedAt).toBeNull();
+    await expectCheckDaysExact();
+
+    // The due count follows every change to the leads, the cutoff's own day included.
+    const cutoff = Date.now() - 27 * DAY;
+    await pool().query(
+      `UPDATE leads SET email_checked_at = NULL, verified_at = to_timestamp($2 / 1000.0) + (id % 7 - 3) * interval '1 hour'
+        WHERE category_id = $1 AND email LIKE 'n%'`,
+      [id, cutoff],
+    );
+    await pool().query(
+      `UPDATE leads SET quarantined_at = now() WHERE category_id = $1 AND email LIKE 'n1%'`,
+      [id],
+    );
+    await pool().query(`DELETE FROM leads WHERE category_id = $1 AND email LIKE 'n2%'`, [id]);
+    await expectCheckDaysExact();
+    const { rows } = await pool().query<{ due: number }>(
+      `SELECT count(*)::int AS due FROM leads WHERE category_id = $1 AND lead_sellable(quarantined_at, email_status)
+          AND GREATEST(verified_at, email_checked_at) < now() - interval '27 days'`,
+      [id],
+    );
+    expect(rows[0].due).toBeGreaterThan(0);
+    expect((await overviewOf(id)).due).toBe(rows[0].due);
 
     // Finished: it can be asked again.
     expect((await callJson(recheckNowRoute, "/x", { token, method: "POST", params: { id } })).status).toBe(

@@ -219,6 +219,11 @@ describe("schema and migrations", () => {
     });
     await prisma.verifierMonth.delete({ where: { month } });
 
+    // The per-day rollup behind the due re-checks, kept by triggers: the lead above is in it.
+    expect(await prisma.categoryCheckDay.findMany({ where: { categoryId: category.id } })).toEqual([
+      { categoryId: category.id, checkedOn: new Date("2026-11-01T00:00:00.000Z"), leads: 1 },
+    ]);
+
     const recheck = {
       categoryId: category.id,
       requestedAt: verifiedAt,
@@ -322,7 +327,8 @@ describe("schema and migrations", () => {
     expect(foreignKeys.map((row) => row.definition).sort()).toEqual([
       // Removing a custom request removes its files.
       "attachments FOREIGN KEY (request_id) REFERENCES custom_requests(id) ON UPDATE CASCADE ON DELETE CASCADE",
-      // The per-day lead counts behind a category's figures go with it.
+      // The per-day lead counts behind a category's figures (and its due re-checks) go with it.
+      "category_check_days FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
       "category_lead_days FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
       // So do its segment counts.
       "category_segments FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",

@@ -21,13 +21,87 @@ CREATE TABLE "recheck_requests" (
 
 ALTER TABLE "recheck_requests" ADD CONSTRAINT "recheck_requests_category_id_fkey" FOREIGN KEY ("category_id") REFERENCES "categories"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- A category's sellable leads by their last verification or check (lib/leads/recheck.ts): the
--- leads due for a re-check are counted from it alone (the included columns make the count an
--- index-only scan), and a requested re-check walks it.
+-- A category's sellable leads by their last verification or check (lib/leads/recheck.ts): a
+-- requested re-check walks it, and the leads due on the cutoff's own day are counted from it (the
+-- included columns allow an index-only scan).
 CREATE INDEX "leads_recheck_due_idx"
   ON "leads" ("category_id", (GREATEST("verified_at", "email_checked_at")), "id")
   INCLUDE ("verified_at", "email_checked_at")
   WHERE lead_sellable("quarantined_at", "email_status");
+
+-- Sellable leads per category and UTC day of their last verification or check (the later of
+-- verified_at and email_checked_at): the leads due for a re-check are summed from it (and the
+-- cutoff's own day counted from leads_recheck_due_idx), never counted from the leads. Kept exact by
+-- statement triggers on leads, as category_lead_days is.
+CREATE TABLE "category_check_days" (
+    "category_id" UUID NOT NULL,
+    "checked_on" DATE NOT NULL,
+    "leads" INTEGER NOT NULL,
+
+    CONSTRAINT "category_check_days_pkey" PRIMARY KEY ("category_id", "checked_on")
+);
+
+ALTER TABLE "category_check_days" ADD CONSTRAINT "category_check_days_category_id_fkey" FOREIGN KEY ("category_id") REFERENCES "categories"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+CREATE FUNCTION "lead_checked_on"(verified_at TIMESTAMPTZ, email_checked_at TIMESTAMPTZ) RETURNS date
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT (GREATEST(verified_at, email_checked_at) AT TIME ZONE 'UTC')::date $$;
+
+CREATE FUNCTION "category_check_days_add"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO category_check_days AS d (category_id, checked_on, leads)
+  SELECT category_id, lead_checked_on(verified_at, email_checked_at), count(*)::int
+  FROM new_rows WHERE lead_sellable(quarantined_at, email_status) GROUP BY 1, 2
+  ON CONFLICT (category_id, checked_on) DO UPDATE SET leads = d.leads + EXCLUDED.leads;
+  RETURN NULL;
+END $$;
+
+CREATE FUNCTION "category_check_days_remove"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE category_check_days d SET leads = d.leads - gone.leads
+  FROM (SELECT category_id, lead_checked_on(verified_at, email_checked_at) AS checked_on, count(*)::int AS leads
+        FROM old_rows WHERE lead_sellable(quarantined_at, email_status) GROUP BY 1, 2) gone
+  WHERE d.category_id = gone.category_id AND d.checked_on = gone.checked_on;
+  DELETE FROM category_check_days d USING (SELECT DISTINCT category_id FROM old_rows) c
+  WHERE d.category_id = c.category_id AND d.leads <= 0;
+  RETURN NULL;
+END $$;
+
+CREATE FUNCTION "category_check_days_move"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  -- Only rows whose category, day of last check or sellability changed move between buckets.
+  INSERT INTO category_check_days AS d (category_id, checked_on, leads)
+  SELECT category_id, checked_on, sum(leads)::int
+  FROM (
+    SELECT o.category_id, lead_checked_on(o.verified_at, o.email_checked_at) AS checked_on, -1 AS leads
+    FROM old_rows o JOIN new_rows n ON n.id = o.id
+    WHERE lead_sellable(o.quarantined_at, o.email_status)
+      AND (o.category_id, lead_checked_on(o.verified_at, o.email_checked_at), lead_sellable(n.quarantined_at, n.email_status))
+          IS DISTINCT FROM (n.category_id, lead_checked_on(n.verified_at, n.email_checked_at), true)
+    UNION ALL
+    SELECT n.category_id, lead_checked_on(n.verified_at, n.email_checked_at), 1
+    FROM old_rows o JOIN new_rows n ON n.id = o.id
+    WHERE lead_sellable(n.quarantined_at, n.email_status)
+      AND (n.category_id, lead_checked_on(n.verified_at, n.email_checked_at), lead_sellable(o.quarantined_at, o.email_status))
+          IS DISTINCT FROM (o.category_id, lead_checked_on(o.verified_at, o.email_checked_at), true)
+  ) delta
+  GROUP BY 1, 2 HAVING sum(leads) <> 0
+  ON CONFLICT (category_id, checked_on) DO UPDATE SET leads = d.leads + EXCLUDED.leads;
+  DELETE FROM category_check_days d WHERE d.leads <= 0
+    AND d.category_id IN (SELECT category_id FROM old_rows UNION SELECT category_id FROM new_rows);
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER "leads_check_days_insert" AFTER INSERT ON "leads"
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "category_check_days_add"();
+CREATE TRIGGER "leads_check_days_delete" AFTER DELETE ON "leads"
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "category_check_days_remove"();
+CREATE TRIGGER "leads_check_days_update" AFTER UPDATE ON "leads"
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "category_check_days_move"();
+
+INSERT INTO category_check_days (category_id, checked_on, leads)
+SELECT category_id, lead_checked_on(verified_at, email_checked_at), count(*)::int FROM leads
+WHERE lead_sellable(quarantined_at, email_status) GROUP BY 1, 2;
 
 -- Re-checks write every lead they check (email_checked_at) while most verdicts change nothing a
 -- page shows, and the count triggers run an UPDATE of categories that may touch no row. The
