@@ -239,6 +239,8 @@ try {
     "/api/admin/sales?page=50&pageSize=100",
     "/api/admin/requests",
     "/api/admin/categories",
+    "/api/admin/categories/rechecks",
+    "/api/admin/categories/quarantine",
   ]) {
     const { median, p95 } = await timeGet(server.url, token, url);
     console.log(`  GET ${url}: median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`);

@@ -6,17 +6,23 @@ import { CategoryDialog } from "@/components/admin/category-dialog";
 import { formatCount } from "@/components/admin/format";
 import { ImportDialog } from "@/components/admin/import-dialog";
 import { QuarantineActions } from "@/components/admin/quarantine-actions";
+import { QuarantineReviewDialog } from "@/components/admin/quarantine-review-dialog";
+import { RecheckActions } from "@/components/admin/recheck-actions";
 import { allCountries, statusMixText } from "@/components/category/freshness";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useAdminCategories, useAdminQuarantine } from "@/lib/client/use-admin";
+import { useAdminRechecks } from "@/lib/client/use-admin-verification";
 import type { CategoryDto } from "@/lib/schemas/category";
 
 export function CategoriesTab() {
   const categories = useAdminCategories();
   const quarantine = useAdminQuarantine();
   const quarantined = new Map(quarantine.data?.map((entry) => [entry.categoryId, entry.quarantined]));
+  const rechecks = useAdminRechecks();
+  const recheckOf = new Map(rechecks.data?.map((entry) => [entry.categoryId, entry]));
+  const [reviewing, setReviewing] = useState<CategoryDto | undefined>();
   const [editing, setEditing] = useState<CategoryDto | undefined>();
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState<CategoryDto | undefined>();
@@ -54,7 +60,12 @@ export function CategoriesTab() {
                 <p className="text-sm text-muted-foreground" data-testid="status-mix">
                   Email status: {statusMixText(allCountries(category.statusMixByLocation))}
                 </p>
-                <QuarantineActions category={category} quarantined={quarantined.get(category._id) ?? 0} />
+                <RecheckActions category={category} overview={recheckOf.get(category._id)} />
+                <QuarantineActions
+                  category={category}
+                  quarantined={quarantined.get(category._id) ?? 0}
+                  onReview={() => setReviewing(category)}
+                />
               </CardContent>
               <CardFooter className="flex flex-wrap gap-2">
                 <Button variant="outline" size="sm" onClick={() => setEditing(category)}>
@@ -83,6 +94,10 @@ export function CategoriesTab() {
         onOpenChange={(open) => !open && setEditing(undefined)}
       />
       <ImportDialog category={importing} onOpenChange={(open) => !open && setImporting(undefined)} />
+      <QuarantineReviewDialog
+        category={reviewing}
+        onOpenChange={(open) => !open && setReviewing(undefined)}
+      />
     </div>
   );
 }

@@ -1,14 +1,25 @@
 "use client";
 
-import { RotateCcw, Trash2 } from "lucide-react";
+import { ListChecks, RotateCcw, Trash2 } from "lucide-react";
 import { formatCount } from "@/components/admin/format";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/use-toast";
 import { useQuarantineAction } from "@/lib/client/use-admin";
 import type { CategoryDto } from "@/lib/schemas/category";
 
-/** A category's leads reported invalid by buyers, kept out of every order until released or deleted. */
-export function QuarantineActions({ category, quarantined }: { category: CategoryDto; quarantined: number }) {
+/**
+ * A category's leads reported invalid by buyers, kept out of every order until released or
+ * deleted: all at once here, or per claim in the review.
+ */
+export function QuarantineActions({
+  category,
+  quarantined,
+  onReview,
+}: {
+  category: CategoryDto;
+  quarantined: number;
+  onReview: () => void;
+}) {
   const release = useQuarantineAction("release");
   const remove = useQuarantineAction("delete");
   const busy = release.isPending || remove.isPending;
@@ -24,6 +35,10 @@ export function QuarantineActions({ category, quarantined }: { category: Categor
         <strong>{formatCount(quarantined)}</strong> quarantined (reported invalid by buyers, not sold)
       </p>
       <div className="flex flex-wrap gap-2">
+        <Button variant="outline" size="sm" onClick={onReview}>
+          <ListChecks />
+          Review by claim
+        </Button>
         <Button
           variant="outline"
           size="sm"

@@ -11,6 +11,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
 import { useAdminSettings, useUpdateSettings } from "@/lib/client/use-admin";
 import { PasswordPanel } from "@/components/admin/password-panel";
+import { VerificationSettings } from "@/components/admin/verification-settings";
 import type { SettingsDto, SettingsUpdate } from "@/lib/schemas/admin";
 
 export function SettingsTab() {
@@ -178,6 +179,8 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
           </div>
         </CardContent>
       </Card>
+
+      <VerificationSettings settings={settings} />
 
       <Card>
         <form onSubmit={onSaveSettings} className="grid gap-6">

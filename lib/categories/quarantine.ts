@@ -2,10 +2,11 @@ import "server-only";
 import { revalidateCatalogue } from "@/lib/categories/cache";
 import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import { notFound } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 // Leads buyers reported invalid in accepted replacement claims (docs/product-rules.md,
 // "Replacement claims") wait here, outside their category's count, until the admin releases them
-// (sellable again) or deletes them.
+// (sellable again) or deletes them, for a whole category or per claim (lib/orders/claim-review.ts).
 
 export type QuarantineCount = { categoryId: string; quarantined: number };
 
@@ -19,42 +20,54 @@ export async function quarantineCounts(): Promise<QuarantineCount[]> {
   return groups.map((group) => ({ categoryId: group.categoryId, quarantined: group._count._all }));
 }
 
-async function lockCategory(tx: Tx, id: string): Promise<void> {
+/** Locks the category row, so release and delete of its quarantined leads run one at a time. */
+export async function lockCategory(tx: Tx, id: string): Promise<void> {
   const locked = await tx.$queryRaw<
     { id: string }[]
   >`SELECT id FROM categories WHERE id = ${id}::uuid FOR UPDATE`;
   if (locked.length === 0) throw notFound("Category not found");
 }
 
+type Among = Prisma.LeadWhereInput;
+
+/** Makes the quarantined leads `among` sellable again (the triggers on leads move the counts back). */
+export async function releaseAmong(tx: Tx, categoryId: string, among: Among = {}): Promise<number> {
+  afterCommit(tx, revalidateCatalogue);
+  const { count } = await tx.lead.updateMany({
+    where: { ...among, categoryId, quarantinedAt: { not: null } },
+    data: { quarantinedAt: null },
+  });
+  return count;
+}
+
+/**
+ * Deletes the quarantined leads `among` that no order delivered; those in buyers' files stay there,
+ * marked invalid and never sold again (no buyer's file loses rows). The count does not move:
+ * quarantined leads had already left it. Answers how many were taken off.
+ */
+export async function deleteAmong(tx: Tx, categoryId: string, among: Among = {}): Promise<number> {
+  afterCommit(tx, revalidateCatalogue);
+  const quarantined = { ...among, categoryId, quarantinedAt: { not: null } };
+  const sold = await tx.lead.updateMany({
+    where: { ...quarantined, orderLeads: { some: {} } },
+    data: { emailStatus: "invalid", emailStatusReason: "reported", quarantinedAt: null },
+  });
+  const { count } = await tx.lead.deleteMany({ where: { ...quarantined, orderLeads: { none: {} } } });
+  return sold.count + count;
+}
+
 /** Makes the category's quarantined leads sellable again; answers how many. A catalogue change. */
 export async function releaseQuarantine(categoryId: string): Promise<number> {
   return transaction(async (tx) => {
     await lockCategory(tx, categoryId);
-    afterCommit(tx, revalidateCatalogue);
-    const { count } = await tx.lead.updateMany({
-      where: { categoryId, quarantinedAt: { not: null } },
-      data: { quarantinedAt: null },
-    });
-    // The triggers on leads move the category's count back.
-    return count;
+    return releaseAmong(tx, categoryId);
   });
 }
 
-/**
- * Deletes the category's quarantined leads that no order delivered; those in buyers' files stay
- * there, marked invalid and never sold again (no buyer's file loses rows). The count does not
- * move: quarantined leads had already left it. Answers how many were taken off. A catalogue change.
- */
+/** Deletes the category's quarantined leads as deleteAmong does. A catalogue change. */
 export async function deleteQuarantined(categoryId: string): Promise<number> {
   return transaction(async (tx) => {
     await lockCategory(tx, categoryId);
-    afterCommit(tx, revalidateCatalogue);
-    const quarantined = { categoryId, quarantinedAt: { not: null } };
-    const sold = await tx.lead.updateMany({
-      where: { ...quarantined, orderLeads: { some: {} } },
-      data: { emailStatus: "invalid", emailStatusReason: "reported", quarantinedAt: null },
-    });
-    const { count } = await tx.lead.deleteMany({ where: { ...quarantined, orderLeads: { none: {} } } });
-    return sold.count + count;
+    return deleteAmong(tx, categoryId);
   });
 }

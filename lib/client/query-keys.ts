@@ -14,6 +14,11 @@ export const adminKeys = {
   requestsAll: ["admin", "requests"] as const,
   settings: ["admin", "settings"] as const,
   quarantine: ["admin", "quarantine"] as const,
+  quarantineClaims: (categoryId: string, page: number) =>
+    ["admin", "quarantine-claims", categoryId, page] as const,
+  quarantineClaimsAll: ["admin", "quarantine-claims"] as const,
+  rechecks: ["admin", "rechecks"] as const,
+  verification: ["admin", "verification"] as const,
   privacyRequests: ["admin", "privacy-requests"] as const,
 };
 

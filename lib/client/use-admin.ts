@@ -143,6 +143,8 @@ function useCategoryMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: adminKeys.categories }),
         queryClient.invalidateQueries({ queryKey: adminKeys.quarantine }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.quarantineClaimsAll }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.rechecks }),
         queryClient.invalidateQueries({ queryKey: adminKeys.stats }),
       ]),
   });

@@ -9,6 +9,7 @@ import { domainChecked, type Refused, type Row } from "@/lib/leads/import-checks
 import { mapHeader, toLead } from "@/lib/leads/import-rows";
 import { insertLeadStream } from "@/lib/leads/insert";
 import { IMPORT_REFUSALS, type ImportReport } from "@/lib/schemas/admin";
+import { getEmailVerifierApiKey } from "@/lib/settings";
 import { mailDomainChecker, zeroBounce } from "@/lib/verification/configured";
 import type { MailDomainChecker } from "@/lib/verification/mail-domain";
 
@@ -32,16 +33,16 @@ export type ImportChecks = {
   waitMs?: number;
 };
 
-/** The checks as the environment configures them (DNS_SERVERS, the provider's key). */
-function configuredChecks(): ImportChecks {
-  return { domains: mailDomainChecker(), queued: zeroBounce() !== null };
+/** The checks as configured: DNS_SERVERS, and the provider's key from Settings or the environment. */
+async function configuredChecks(): Promise<ImportChecks> {
+  return { domains: mailDomainChecker(), queued: zeroBounce(await getEmailVerifierApiKey()) !== null };
 }
 
 /** Imports rows from a CSV byte stream into a category. */
 export async function importLeadsCsv(
   categoryId: string,
   input: Readable,
-  checks: ImportChecks = configuredChecks(),
+  checks?: ImportChecks,
 ): Promise<ImportReport> {
   const report: ImportReport = {
     imported: 0,
@@ -112,7 +113,7 @@ export async function importLeadsCsv(
     if (batch.length > 0) yield batch;
   }
 
-  const leads = domainChecked(rows(), { ...checks, now, refuse });
+  const leads = domainChecked(rows(), { ...(checks ?? (await configuredChecks())), now, refuse });
   const { received, inserted, suppressed, unknownFacets } = await insertLeadStream(pool(), categoryId, leads);
   report.unknownFacets = unknownFacets;
   revalidateCatalogue();

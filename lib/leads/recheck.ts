@@ -1,10 +1,20 @@
 import "server-only";
 import type { PoolClient } from "pg";
 import { pool } from "@/lib/db";
-import { env } from "@/lib/env";
+import { env, insideNextServer } from "@/lib/env";
 import { pgTransaction } from "@/lib/pg-transaction";
+import { getEmailVerifierApiKey } from "@/lib/settings";
+import {
+  advanceSweep,
+  claimRequested,
+  dueBefore,
+  finishSweeps,
+  requestRecheck,
+  type Claimed,
+} from "@/lib/leads/recheck-queue";
 import { mailDomainChecker, zeroBounce } from "@/lib/verification/configured";
 import type { MailDomainChecker } from "@/lib/verification/mail-domain";
+import type { RecheckOverview } from "@/lib/schemas/admin";
 import { parseAddress } from "@/lib/verification/syntax";
 import { verifyAddresses, type AddressCheck } from "@/lib/verification/verify-addresses";
 import { BATCH_LIMIT, type ZeroBounce } from "@/lib/verification/zerobounce";
@@ -12,9 +22,9 @@ import { BATCH_LIMIT, type ZeroBounce } from "@/lib/verification/zerobounce";
 // Re-checks that keep the freshness promise (docs/product-rules.md, "Verification"): sellable
 // leads whose last verification (imported or ours) is older than 27 days are checked again, in
 // claims of up to 200 rows locked with SKIP LOCKED, so any number of workers and instances share
-// the work, and a restart loses nothing (what is due is read from the leads each time).
+// the work, and a restart loses nothing (what is due is read from the leads each time). The
+// categories the admin asked to re-check now (lib/leads/recheck-queue.ts) are taken first.
 
-export const RECHECK_AFTER_DAYS = 27;
 // ZeroBounce allows 5 validatebatch calls a minute.
 export const PROVIDER_BATCHES_PER_MINUTE = 5;
 
@@ -29,8 +39,6 @@ export type RecheckOptions = {
   batchesPerMinute?: number;
   /** Claims in flight at once. */
   concurrency?: number;
-  /** Only this category's leads. */
-  categoryId?: string;
   now?: () => Date;
 };
 
@@ -44,8 +52,6 @@ export type RecheckResult = {
   /** Why the run stopped early (the provider failed or the month's limit was reached); else null. */
   stoppedBy: string | null;
 };
-
-type Claimed = { id: string; email: string };
 
 /** Waits so that at most `perSecond` units pass a second, shared by every caller. */
 class Pace {
@@ -83,22 +89,16 @@ export async function recordVerifierError(message: string, at: Date): Promise<vo
   );
 }
 
-async function claim(
-  client: PoolClient,
-  after: string,
-  dueBefore: Date,
-  categoryId: string | undefined,
-): Promise<Claimed[]> {
+async function claimDue(client: PoolClient, after: string, before: Date): Promise<Claimed[]> {
   // Ordered by the column, not by the text it is answered as. NO KEY UPDATE: the status columns change, never the key, so an order inserting order_leads
   // (which takes KEY SHARE on its leads) is never held up by a claim.
   const { rows } = await client.query<Claimed>(
     `SELECT id::text, email FROM leads
       WHERE id > $1::bigint AND lead_sellable(quarantined_at, email_status)
         AND (GREATEST(verified_at, email_checked_at) < $2 OR (email_checked_at IS NULL AND email_status_reason = 'queued'))
-        AND ($4::uuid IS NULL OR category_id = $4::uuid)
       ORDER BY leads.id LIMIT $3
       FOR NO KEY UPDATE SKIP LOCKED`,
-    [after, dueBefore, BATCH_LIMIT, categoryId ?? null],
+    [after, before, BATCH_LIMIT],
   );
   return rows;
 }
@@ -107,7 +107,7 @@ async function claim(
 export async function recheckDueLeads(options: RecheckOptions): Promise<RecheckResult> {
   const now = options.now ?? (() => new Date());
   const started = now();
-  const dueBefore = new Date(started.getTime() - RECHECK_AFTER_DAYS * 86_400_000);
+  const before = dueBefore(started);
   const rate = new Pace(options.ratePerSecond);
   const batches = new Pace((options.batchesPerMinute ?? PROVIDER_BATCHES_PER_MINUTE) / 60);
   const result: RecheckResult = { checked: 0, confirmed: 0, invalid: 0, stoppedBy: null };
@@ -118,13 +118,16 @@ export async function recheckDueLeads(options: RecheckOptions): Promise<RecheckR
     // Paced before the claim, so that no lock is held while waiting.
     await rate.take(BATCH_LIMIT);
     if (options.provider) await batches.take(1);
-    const rows = await claim(client, cursor, dueBefore, options.categoryId);
+    const requested = await claimRequested(client, BATCH_LIMIT);
+    const rows = requested?.rows ?? (await claimDue(client, cursor, before));
     if (rows.length === 0) {
       done = true;
       return;
     }
-    const last = rows[rows.length - 1].id;
-    if (BigInt(last) > BigInt(cursor)) cursor = last;
+    if (!requested) {
+      const last = rows[rows.length - 1].id;
+      if (BigInt(last) > BigInt(cursor)) cursor = last;
+    }
 
     const emails = rows.map((row) => row.email);
     // Asked first so that the domains that did not answer are known: those addresses get no verdict.
@@ -173,6 +176,11 @@ export async function recheckDueLeads(options: RecheckOptions): Promise<RecheckR
       free.push(check.freeMail);
       confirmed.push(check.status === "valid" || check.status === "accept_all");
     });
+    // A requested sweep moves past the claim unless the provider could not answer: then the same
+    // leads are taken again on the next run.
+    if (requested && (!options.provider || (provider !== undefined && !providerError))) {
+      await advanceSweep(client, requested.step, rows.length);
+    }
     if (ids.length === 0) return;
     const at = now();
     const { rows: changed } = await client.query<{ invalid: number; confirmed: number }>(
@@ -204,11 +212,16 @@ export async function recheckDueLeads(options: RecheckOptions): Promise<RecheckR
   };
 
   const worker = async (): Promise<void> => {
-    while (!done && result.stoppedBy === null) await pgTransaction(pool(), checkClaim);
+    while (!done && result.stoppedBy === null) {
+      await finishSweeps();
+      await pgTransaction(pool(), checkClaim);
+    }
   };
   await Promise.all(Array.from({ length: options.concurrency ?? 2 }, worker));
-  // Leads that turned invalid left the counts (the triggers moved them); the cached pages follow
-  // through catalogue_version, which the same statements bumped (this runs outside any request).
+  await finishSweeps();
+  // Leads that turned invalid or were confirmed moved the counts (the triggers moved them); the
+  // cached pages follow through catalogue_version, which the same statements bumped when a lead
+  // shown changed (this runs outside any request).
   return result;
 }
 
@@ -224,11 +237,23 @@ export async function runRechecks(): Promise<RecheckResult | null> {
   try {
     return await recheckDueLeads({
       domains: mailDomainChecker(),
-      provider: zeroBounce(),
+      provider: zeroBounce(await getEmailVerifierApiKey()),
       ratePerSecond: env().EMAIL_VERIFY_RATE,
       monthlyLimit: env().EMAIL_VERIFIER_MONTHLY_LIMIT ?? null,
     });
   } finally {
     globalForRecheck.recheckRunning = false;
   }
+}
+
+/**
+ * The admin's "Re-check now": queued for every instance's workers, and this server process starts
+ * a run at once rather than at the upkeep's next tick (scripts and tests run their own).
+ */
+export async function recheckNow(categoryId: string): Promise<RecheckOverview> {
+  const queued = await requestRecheck(categoryId);
+  if (insideNextServer()) {
+    runRechecks().catch((error: Error) => console.error(`[leads] re-checks failed: ${error.message}`));
+  }
+  return queued;
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { env } from "@/lib/env";
 import { recordVerifierError, reserve } from "@/lib/leads/recheck";
+import { getEmailVerifierApiKey } from "@/lib/settings";
 import { mailDomainChecker, zeroBounce } from "@/lib/verification/configured";
 import { verifyAddresses } from "@/lib/verification/verify-addresses";
 
@@ -13,7 +14,7 @@ export type Checked = { verdicts: Map<string, Verdict>; providerAnswered: boolea
 
 /** The check at the claim, outside any lock: our checks, then the provider within the month's limit. */
 export async function checkReported(emails: string[], now: Date): Promise<Checked> {
-  let provider = zeroBounce() ?? undefined;
+  let provider = zeroBounce(await getEmailVerifierApiKey()) ?? undefined;
   const month = now.toISOString().slice(0, 7) + "-01";
   if (provider && !(await reserve(month, emails.length, env().EMAIL_VERIFIER_MONTHLY_LIMIT ?? null))) {
     await recordVerifierError(

@@ -33,6 +33,7 @@ export const settingsUpdateSchema = z
     // An empty value clears it: notifications then go to the admin email.
     notificationEmail: z.union([z.literal(""), emailAddress]),
     nowPaymentsApiKey: z.string().trim().min(1, "API key must not be empty").max(500),
+    emailVerifierApiKey: z.string().trim().min(1, "API key must not be empty").max(500),
     autoRefreshDashboard: z.boolean(),
     enableNotifications: z.boolean(),
   })
@@ -165,6 +166,9 @@ export type SettingsDto = {
   nowPaymentsApiKey: string;
   /** Where the key in use comes from. */
   nowPaymentsApiKeySource: "settings" | "environment" | "none";
+  /** The verification provider's key (ZeroBounce), masked like the payment key, or "". */
+  emailVerifierApiKey: string;
+  emailVerifierApiKeySource: "settings" | "environment" | "none";
   autoRefreshDashboard: boolean;
   enableNotifications: boolean;
 };
@@ -188,6 +192,18 @@ export const IMPORT_REFUSALS = [
 ] as const;
 export type ImportRefusal = (typeof IMPORT_REFUSALS)[number];
 
+/** The verification provider as Settings shows it; `credits` is null when it could not be asked. */
+export type VerificationStatusDto = {
+  configured: boolean;
+  source: "settings" | "environment" | "none";
+  credits: number | null;
+  creditsError: string | null;
+  sentThisMonth: number;
+  monthlyLimit: number | null;
+  lastError: string | null;
+  lastErrorAt: string | null;
+};
+
 export type ImportReport = {
   imported: number;
   duplicates: number;
@@ -200,4 +216,57 @@ export type ImportReport = {
   reasons: Record<ImportRefusal, number>;
   /** Imported leads per segment facet that could not be mapped to its vocabulary (`unknown`). */
   unknownFacets: Record<"region" | "seniority" | "department" | "size" | "revenue", number>;
+};
+
+/** A category's leads due for a re-check, and the admin's "Re-check now" of it (null: never asked). */
+export type RecheckOverview = {
+  categoryId: string;
+  due: number;
+  run: { requestedAt: string; total: number; checked: number; finishedAt: string | null } | null;
+};
+
+export const claimParams = z.object({
+  id: z.uuid("Invalid id"),
+  claimId: z.string().regex(/^[1-9][0-9]{0,17}$/, "Invalid claim id"),
+});
+
+export const quarantineClaimsQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type QuarantineClaimsQuery = z.infer<typeof quarantineClaimsQuery>;
+
+/** One reported lead of a claim under review, with the verdict of the claim's check. */
+export type ReviewedLeadDto = {
+  leadId: string;
+  email: string;
+  /** invalid: found invalid; valid: confirmed deliverable; unconfirmed: counted on the buyer's word. */
+  verdict: "invalid" | "valid" | "unconfirmed";
+  replaced: boolean;
+  held: boolean;
+  /** The lead's status now. */
+  emailStatus: "valid" | "accept_all" | "unknown" | "invalid";
+  /** Different orders whose buyers reported the lead. */
+  reportedByOrders: number;
+};
+
+/** An accepted replacement claim with quarantined leads, for the admin's review. */
+export type QuarantineClaimDto = {
+  claimId: string;
+  orderId: string;
+  paymentId: string;
+  /** Masked, as in the other lists of people (the order's detail shows it in full). */
+  buyerEmail: string;
+  packageType: "starter" | "standard" | "premium";
+  leadCount: number;
+  claimedAt: string;
+  reported: number;
+  counted: number;
+  replaced: number;
+  invalidConfirmed: number;
+  verifiedDeliverable: number;
+  heldForReview: number;
+  /** The claim's reported leads quarantined now; `leads` lists the first ones. */
+  quarantined: number;
+  leads: ReviewedLeadDto[];
 };

@@ -1,22 +1,25 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { conflict } from "@/lib/errors";
-import { getSettings, nowPaymentsApiKey } from "@/lib/settings";
+import { emailVerifierApiKey, getSettings, nowPaymentsApiKey } from "@/lib/settings";
 import { encryptSecret, maskSecret } from "@/lib/settings/crypto";
 import type { SettingsDto, SettingsUpdate } from "@/lib/schemas/admin";
 
-// The admin's view of the settings. The provider key goes in sealed and only ever comes out masked.
+// The admin's view of the settings. The providers' keys go in sealed and only ever come out masked.
 export async function getAdminSettings(adminId: string): Promise<SettingsDto> {
   const [settings, admin] = await Promise.all([
     getSettings(),
     db().admin.findUniqueOrThrow({ where: { id: adminId }, select: { email: true } }),
   ]);
   const { key, source } = nowPaymentsApiKey(settings);
+  const verifier = emailVerifierApiKey(settings);
   return {
     email: admin.email,
     notificationEmail: settings.notificationEmail ?? "",
     nowPaymentsApiKey: key ? maskSecret(key) : "",
     nowPaymentsApiKeySource: source,
+    emailVerifierApiKey: verifier.key ? maskSecret(verifier.key) : "",
+    emailVerifierApiKeySource: verifier.source,
     autoRefreshDashboard: settings.autoRefreshDashboard,
     enableNotifications: settings.enableNotifications,
   };
@@ -36,6 +39,7 @@ export async function updateAdminSettings(adminId: string, update: SettingsUpdat
   const data: {
     notificationEmail?: string | null;
     nowPaymentsApiKeyEnc?: string;
+    emailVerifierApiKeyEnc?: string;
     autoRefreshDashboard?: boolean;
     enableNotifications?: boolean;
   } = {};
@@ -44,6 +48,8 @@ export async function updateAdminSettings(adminId: string, update: SettingsUpdat
   }
   if (update.nowPaymentsApiKey !== undefined)
     data.nowPaymentsApiKeyEnc = encryptSecret(update.nowPaymentsApiKey);
+  if (update.emailVerifierApiKey !== undefined)
+    data.emailVerifierApiKeyEnc = encryptSecret(update.emailVerifierApiKey);
   if (update.autoRefreshDashboard !== undefined) data.autoRefreshDashboard = update.autoRefreshDashboard;
   if (update.enableNotifications !== undefined) data.enableNotifications = update.enableNotifications;
   if (Object.keys(data).length > 0) {

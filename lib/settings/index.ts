@@ -16,15 +16,30 @@ export async function getSettings() {
   return db().settings.findUniqueOrThrow({ where: { id: SETTINGS_ID } });
 }
 
-/** The provider key and where it comes from: the one stored in Settings wins over NOWPAYMENTS_API_KEY. */
-export function nowPaymentsApiKey(settings: { nowPaymentsApiKeyEnc: string | null }): {
-  key: string | null;
-  source: "settings" | "environment" | "none";
-} {
-  const stored = settings.nowPaymentsApiKeyEnc ? decryptSecret(settings.nowPaymentsApiKeyEnc) : null;
+export type KeySource = "settings" | "environment" | "none";
+
+/** A key stored sealed in Settings wins over the environment's. */
+function keyOf(
+  sealed: string | null,
+  fromEnvironment: string | undefined,
+): { key: string | null; source: KeySource } {
+  const stored = sealed ? decryptSecret(sealed) : null;
   if (stored) return { key: stored, source: "settings" };
-  const fromEnv = env().NOWPAYMENTS_API_KEY ?? null;
-  return fromEnv ? { key: fromEnv, source: "environment" } : { key: null, source: "none" };
+  return fromEnvironment ? { key: fromEnvironment, source: "environment" } : { key: null, source: "none" };
+}
+
+/** The payment provider's key and where it comes from: Settings, else NOWPAYMENTS_API_KEY. */
+export function nowPaymentsApiKey(settings: { nowPaymentsApiKeyEnc: string | null }) {
+  return keyOf(settings.nowPaymentsApiKeyEnc, env().NOWPAYMENTS_API_KEY);
+}
+
+/** The verification provider's key and where it comes from: Settings, else EMAIL_VERIFIER_API_KEY. */
+export function emailVerifierApiKey(settings: { emailVerifierApiKeyEnc: string | null }) {
+  return keyOf(settings.emailVerifierApiKeyEnc, env().EMAIL_VERIFIER_API_KEY);
+}
+
+export async function getEmailVerifierApiKey(): Promise<string | null> {
+  return emailVerifierApiKey(await getSettings()).key;
 }
 
 export async function getNowPaymentsApiKey(): Promise<string | null> {

@@ -549,6 +549,8 @@ describe("settings", () => {
       notificationEmail: "",
       nowPaymentsApiKey: "",
       nowPaymentsApiKeySource: "none",
+      emailVerifierApiKey: "",
+      emailVerifierApiKeySource: "none",
       autoRefreshDashboard: true,
       enableNotifications: true,
     });

@@ -1,6 +1,7 @@
 // The catalogue version that cached catalogue pages are checked against (docs/product-rules.md,
-// "Catalogue pages from cache"): every change to categories or leads bumps it in its own
-// transaction, whoever makes it, and a rolled-back change does not.
+// "Catalogue pages from cache"): every change to categories or leads that pages show bumps it in
+// its own transaction, whoever makes it; a rolled-back change, or an update of a check's own
+// bookkeeping (email_checked_at, the reason, the flags), does not.
 import { afterAll, describe, expect, it } from "vitest";
 import { db, pool } from "@/lib/db";
 import { createCategory, deleteCategory, updateCategory } from "@/lib/categories/admin";
@@ -47,6 +48,21 @@ describe("catalogue version", () => {
       verifiedAt: new Date(),
     };
     await insertLeads(pool(), category._id, [lead]);
+    expect(await version()).toBeGreaterThan(before);
+
+    before = await version();
+    await pool().query(
+      `UPDATE leads SET email_checked_at = now(), email_status_reason = 'checked', role_account = true,
+              email_status = email_status WHERE category_id = $1`,
+      [category._id],
+    );
+    const emptyUpdate = "UPDATE categories SET count = count WHERE id = $1 AND false";
+    await pool().query(emptyUpdate, [category._id]);
+    expect(await version()).toBe(before);
+    await pool().query("UPDATE leads SET email_status = 'accept_all' WHERE category_id = $1", [category._id]);
+    expect(await version()).toBeGreaterThan(before);
+    before = await version();
+    await pool().query("UPDATE leads SET quarantined_at = now() WHERE category_id = $1", [category._id]);
     expect(await version()).toBeGreaterThan(before);
 
     before = await version();

@@ -5,6 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/database";
 import { startDnsServer, type LoopbackDnsServer } from "../support/dns-server";
+import { call, callJson } from "../support/routes";
 import { startZeroBounceStandin, type ZeroBounceStandin } from "../support/zerobounce-standin";
 
 const database = await createTestDatabase("leadmarket_recheck");
@@ -13,6 +14,9 @@ process.env.DATABASE_URL = database.url;
 const { db, pool } = await import("@/lib/db");
 const { findAnyCategory } = await import("@/lib/categories/public");
 const { recheckDueLeads } = await import("@/lib/leads/recheck");
+const { signAdminToken } = await import("@/lib/auth/session");
+const { GET: overviewRoute } = await import("@/app/api/admin/categories/rechecks/route");
+const { POST: recheckNowRoute } = await import("@/app/api/admin/categories/[id]/recheck/route");
 const { getStats } = await import("@/lib/dashboard/stats");
 const { MailDomainChecker } = await import("@/lib/verification/mail-domain");
 const { ZeroBounce } = await import("@/lib/verification/zerobounce");
@@ -76,6 +80,22 @@ async function category(title: string, leads: { email: string; daysAgo: number; 
     })),
   });
   return id;
+}
+
+/** category_check_days as the leads make it (the triggers keep it so, whatever changes them). */
+async function expectCheckDaysExact() {
+  const query = (sql: string) =>
+    pool()
+      .query(sql)
+      .then(({ rows }) => rows);
+  expect(
+    await query("SELECT category_id, checked_on::text, leads FROM category_check_days ORDER BY 1, 2"),
+  ).toEqual(
+    await query(
+      `SELECT category_id, lead_checked_on(verified_at, email_checked_at)::text AS checked_on, count(*)::int AS leads
+         FROM leads WHERE lead_sellable(quarantined_at, email_status) GROUP BY 1, 2 ORDER BY 1, 2`,
+    ),
+  );
 }
 
 async function leadsOf(categoryId: string) {
@@ -213,5 +233,144 @@ describe("re-checks", () => {
     expect((await run({ ratePerSecond: 400 })).checked).toBe(400);
     // Two claims of 200 at 400 a second: the second waits half a second after the first.
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+  });
+
+  it("bump catalogue_version only when a verdict changes what pages show", async () => {
+    await category("Recheck quiet", [
+      { email: "q1@ok.test", daysAgo: 40 },
+      { email: "q2@ok.test", daysAgo: 40, status: "valid" },
+      { email: "info@ok.test", daysAgo: 40 },
+    ]);
+    const version = async () => (await db().catalogueVersion.findUniqueOrThrow({ where: { id: 1 } })).version;
+    const quiet = await version();
+    // Our checks pass: checked now (and flagged), nothing a page shows moved, the cache stays.
+    expect(await run()).toMatchObject({ checked: 3, invalid: 0 });
+    expect(await version()).toBe(quiet);
+
+    await category("Recheck loud", [{ email: "q3@gone.test", daysAgo: 40 }]);
+    const loud = await version();
+    expect(await run()).toMatchObject({ checked: 1, invalid: 1 });
+    expect(await version()).toBeGreaterThan(loud);
+
+    // A provider's confirmation moves verified_at, which the pages show.
+    await category("Recheck confirmed", [{ email: "q4@ok.test", daysAgo: 40 }]);
+    const confirmed = await version();
+    expect(await run({ provider: provider() })).toMatchObject({ checked: 1, confirmed: 1 });
+    expect(await version()).toBeGreaterThan(confirmed);
+  });
+});
+
+describe("re-check now", () => {
+  let token: string;
+  beforeAll(async () => {
+    const admin = await db().admin.create({
+      data: { email: "recheck-admin@example.com", passwordHash: "x" },
+      select: { id: true, passwordChangedAt: true },
+    });
+    token = await signAdminToken(admin);
+  });
+
+  type Overview = {
+    categoryId: string;
+    due: number;
+    run: { total: number; checked: number; finishedAt: string | null } | null;
+  };
+  const overviewOf = async (id: string) => {
+    const answer = await callJson<Overview[]>(overviewRoute, "/x", { token });
+    expect(answer.status).toBe(200);
+    return answer.body.find((entry) => entry.categoryId === id)!;
+  };
+
+  it("counts due leads per category, queues a sweep of the whole category and shows its progress", async () => {
+    const leads = [
+      ...Array.from({ length: 450 }, (_, i) => ({ email: `n${i}@ok.test`, daysAgo: 3 })),
+      ...Array.from({ length: 50 }, (_, i) => ({ email: `o${i}@ok.test`, daysAgo: 40 })),
+      { email: "dead@gone.test", daysAgo: 2 },
+      { email: "flaky@broken.test", daysAgo: 2 },
+    ];
+    const id = await category("Recheck now", leads);
+    const other = await category("Recheck later", [{ email: "later@ok.test", daysAgo: 5 }]);
+    // Due: sellable and last verified or checked more than 27 days ago.
+    expect(await overviewOf(id)).toEqual({ categoryId: id, due: 50, run: null });
+
+    expect((await call(overviewRoute, "/x")).status).toBe(401);
+    expect((await call(recheckNowRoute, "/x", { method: "POST", params: { id } })).status).toBe(401);
+    expect((await call(recheckNowRoute, "/x", { token, method: "POST", params: { id: "x" } })).status).toBe(
+      400,
+    );
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    expect(
+      (await call(recheckNowRoute, "/x", { token, method: "POST", params: { id: unknown } })).status,
+    ).toBe(404);
+
+    const queued = await callJson<Overview>(recheckNowRoute, "/x", { token, method: "POST", params: { id } });
+    expect(queued.status).toBe(202);
+    expect(queued.body).toMatchObject({ due: 50, run: { total: 502, checked: 0, finishedAt: null } });
+    const again = await callJson(recheckNowRoute, "/x", { token, method: "POST", params: { id } });
+    expect(again.status).toBe(409);
+
+    // Two runs share the sweep; one claim each at first, then the rest.
+    const [first, second] = await Promise.all([run({ concurrency: 1 }), run({ concurrency: 1 })]);
+    expect(first.checked + second.checked).toBe(501);
+    const done = await overviewOf(id);
+    expect(done.run).toMatchObject({ total: 502, checked: 502 });
+    expect(done.run?.finishedAt).not.toBeNull();
+    // The dead domain was found; the resolver failure stays due for the regular runs.
+    const after = await leadsOf(id);
+    expect(after["dead@gone.test"].emailStatus).toBe("invalid");
+    expect(after["flaky@broken.test"].emailCheckedAt).toBeNull();
+    expect(after["n1@ok.test"].emailCheckedAt).not.toBeNull();
+    expect(done.due).toBe(0);
+    // The other category was not swept: its leads are not due.
+    expect((await leadsOf(other))["later@ok.test"].emailCheckedAt).toBeNull();
+    await expectCheckDaysExact();
+
+    // The due count follows every change to the leads, the cutoff's own day included.
+    const cutoff = Date.now() - 27 * DAY;
+    await pool().query(
+      `UPDATE leads SET email_checked_at = NULL, verified_at = to_timestamp($2 / 1000.0) + (id % 7 - 3) * interval '1 hour'
+        WHERE category_id = $1 AND email LIKE 'n%'`,
+      [id, cutoff],
+    );
+    await pool().query(
+      `UPDATE leads SET quarantined_at = now() WHERE category_id = $1 AND email LIKE 'n1%'`,
+      [id],
+    );
+    await pool().query(`DELETE FROM leads WHERE category_id = $1 AND email LIKE 'n2%'`, [id]);
+    await expectCheckDaysExact();
+    const { rows } = await pool().query<{ due: number }>(
+      `SELECT count(*)::int AS due FROM leads WHERE category_id = $1 AND lead_sellable(quarantined_at, email_status)
+          AND GREATEST(verified_at, email_checked_at) < now() - interval '27 days'`,
+      [id],
+    );
+    expect(rows[0].due).toBeGreaterThan(0);
+    expect((await overviewOf(id)).due).toBe(rows[0].due);
+
+    // Finished: it can be asked again.
+    expect((await callJson(recheckNowRoute, "/x", { token, method: "POST", params: { id } })).status).toBe(
+      202,
+    );
+    await run();
+  });
+
+  it("shows progress while the sweep runs, and resumes where the provider stopped without skipping leads", async () => {
+    const id = await category(
+      "Recheck progress",
+      Array.from({ length: 600 }, (_, i) => ({ email: `g${i}@ok.test`, daysAgo: 1 })),
+    );
+    expect((await callJson(recheckNowRoute, "/x", { token, method: "POST", params: { id } })).status).toBe(
+      202,
+    );
+    // The month's limit is reached at the second claim: the first claim's 200 are counted, the
+    // run stops, and the second claim's leads are taken again by the next run.
+    const stopped = await run({ provider: provider(), concurrency: 1, monthlyLimit: 200 });
+    expect(stopped.stoppedBy).toMatch(/monthly limit/);
+    expect((await overviewOf(id)).run).toMatchObject({ total: 600, checked: 200, finishedAt: null });
+
+    const resumed = await run({ provider: provider(), concurrency: 1 });
+    expect(resumed.checked).toBe(400);
+    expect((await overviewOf(id)).run).toMatchObject({ total: 600, checked: 600 });
+    const checked = Object.values(await leadsOf(id)).filter((lead) => lead.emailCheckedAt !== null);
+    expect(checked).toHaveLength(600);
   });
 });

@@ -33,8 +33,14 @@ describe("schema and migrations", () => {
     const settings = await prisma.settings.upsert({
       where: { id: 1 },
       update: {},
-      create: { id: 1, notificationEmail: "ops@example.com", nowPaymentsApiKeyEnc: "v1.a.b.c" },
+      create: {
+        id: 1,
+        notificationEmail: "ops@example.com",
+        nowPaymentsApiKeyEnc: "v1.a.b.c",
+        emailVerifierApiKeyEnc: "v1.d.e.f",
+      },
     });
+    expect(settings.emailVerifierApiKeyEnc).toBe("v1.d.e.f");
     expect(settings).toMatchObject({ autoRefreshDashboard: true, enableNotifications: true });
 
     const category = await prisma.category.create({
@@ -213,6 +219,26 @@ describe("schema and migrations", () => {
     });
     await prisma.verifierMonth.delete({ where: { month } });
 
+    // The per-day rollup behind the due re-checks, kept by triggers: the lead above is in it.
+    expect(await prisma.categoryCheckDay.findMany({ where: { categoryId: category.id } })).toEqual([
+      { categoryId: category.id, checkedOn: new Date("2026-11-01T00:00:00.000Z"), leads: 1 },
+    ]);
+
+    const recheck = {
+      categoryId: category.id,
+      requestedAt: verifiedAt,
+      total: 5,
+      checked: 2,
+      cursorAt: verifiedAt,
+      cursorId: 7n,
+      finishedAt: verifiedAt,
+    };
+    await prisma.recheckRequest.create({ data: recheck });
+    expect(await prisma.recheckRequest.findUniqueOrThrow({ where: { categoryId: category.id } })).toEqual(
+      recheck,
+    );
+    await prisma.recheckRequest.delete({ where: { categoryId: category.id } });
+
     const attempt = await prisma.loginAttempt.create({
       data: { email: "a@b.c", ip: "::1", success: false, device: "d1", throttled: true },
     });
@@ -272,6 +298,8 @@ describe("schema and migrations", () => {
         'order_leads unique order_id, "position"',
         // Allocation and previews walk a category's leads most recently verified first.
         "leads category_id, verified_at DESC, id",
+        // Due re-checks counted, and requested ones swept, per category (lib/leads/recheck-queue.ts).
+        "leads category_id, GREATEST(verified_at, email_checked_at), id) INCLUDE (verified_at, email_checked_at) WHERE lead_sellable(quarantined_at, email_status",
         // Sold counters by category: probed per lead, read whole once the unsold leads run out.
         "lead_sales unique category_id, lead_id",
         // Order lookups: by download key, by the provider's invoice and payment ids.
@@ -299,7 +327,8 @@ describe("schema and migrations", () => {
     expect(foreignKeys.map((row) => row.definition).sort()).toEqual([
       // Removing a custom request removes its files.
       "attachments FOREIGN KEY (request_id) REFERENCES custom_requests(id) ON UPDATE CASCADE ON DELETE CASCADE",
-      // The per-day lead counts behind a category's figures go with it.
+      // The per-day lead counts behind a category's figures (and its due re-checks) go with it.
+      "category_check_days FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
       "category_lead_days FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
       // So do its segment counts.
       "category_segments FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
@@ -310,6 +339,8 @@ describe("schema and migrations", () => {
       "order_leads FOREIGN KEY (lead_id) REFERENCES leads(id) ON UPDATE CASCADE ON DELETE RESTRICT",
       "order_leads FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE CASCADE",
       "orders FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE RESTRICT",
+      // A category's requested re-check goes with it.
+      "recheck_requests FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
       // An order's replacement claim goes with it.
       "replacement_claims FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE CASCADE",
       "replacement_reports FOREIGN KEY (claim_id) REFERENCES replacement_claims(id) ON UPDATE CASCADE ON DELETE CASCADE",

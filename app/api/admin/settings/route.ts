@@ -1,5 +1,5 @@
-// GET /api/admin/settings - the settings record (API key masked)
-// PATCH /api/admin/settings - change any of email, notificationEmail, nowPaymentsApiKey and the two switches
+// GET /api/admin/settings - the settings record (API keys masked)
+// PATCH /api/admin/settings - change any of email, notificationEmail, nowPaymentsApiKey, emailVerifierApiKey and the two switches
 import { route } from "@/lib/api/handler";
 import { getAdminSettings, updateAdminSettings } from "@/lib/settings/admin";
 import { settingsUpdateSchema } from "@/lib/schemas/admin";

@@ -1,0 +1,148 @@
+import "server-only";
+import { deleteAmong, lockCategory, releaseAmong } from "@/lib/categories/quarantine";
+import { db, transaction, type Tx } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { notFound } from "@/lib/errors";
+import { maskEmail } from "@/lib/mail/address";
+import type { QuarantineClaimDto, QuarantineClaimsQuery, ReviewedLeadDto } from "@/lib/schemas/admin";
+
+// The admin's review of quarantine per replacement claim (docs/product-rules.md, "Replacement
+// claims"): the accepted claims of a category whose reported leads are quarantined now, who filed
+// them and when, each lead with the verdict of the claim's check; released or deleted per claim.
+
+/** Reported leads listed per claim; the count says how many there are in all. */
+export const LEADS_PER_CLAIM = 100;
+
+type ClaimRow = {
+  id: bigint;
+  order_id: string;
+  payment_id: string;
+  buyer_email: string | null;
+  package_type: QuarantineClaimDto["packageType"];
+  lead_count: number;
+  created_at: Date;
+  reported: number;
+  counted: number;
+  replaced: number;
+  invalid_confirmed: number;
+  verified_deliverable: number;
+  held_for_review: number;
+  quarantined: number;
+};
+
+type LeadRow = {
+  claim_id: bigint;
+  lead_id: bigint;
+  email: string;
+  verdict: ReviewedLeadDto["verdict"];
+  replaced: boolean;
+  held: boolean;
+  email_status: ReviewedLeadDto["emailStatus"];
+  reported_by_orders: number;
+};
+
+/** One page of the category's claims with quarantined leads, newest first, and their total. */
+export async function listQuarantineClaims(
+  categoryId: string,
+  query: QuarantineClaimsQuery,
+): Promise<{ claims: QuarantineClaimDto[]; total: number }> {
+  const category = await db().category.findUnique({ where: { id: categoryId }, select: { id: true } });
+  if (!category) throw notFound("Category not found");
+  // From the category's quarantined leads (a partial index) to their reports and claims.
+  const claims = await db().$queryRaw<(ClaimRow & { total: number })[]>`
+    SELECT rc.id, rc.order_id, COALESCE(o.provider_payment_id, o.invoice_id, o.id::text) AS payment_id,
+           o.buyer_email, o.package_type::text AS package_type, o.lead_count, rc.created_at, rc.reported,
+           rc.counted, rc.replaced, rc.invalid_confirmed, rc.verified_deliverable, rc.held_for_review,
+           count(*)::int AS quarantined, (count(*) OVER ())::int AS total
+      FROM leads l
+      JOIN replacement_reports rr ON rr.lead_id = l.id
+      JOIN replacement_claims rc ON rc.id = rr.claim_id
+      JOIN orders o ON o.id = rc.order_id
+     WHERE l.category_id = ${categoryId}::uuid AND l.quarantined_at IS NOT NULL
+     GROUP BY rc.id, o.id
+     ORDER BY rc.created_at DESC, rc.id DESC
+     LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`;
+  const total = claims[0]?.total ?? (query.page > 1 ? await countClaims(categoryId) : 0);
+  if (claims.length === 0) return { claims: [], total };
+
+  const leads = await db().$queryRaw<LeadRow[]>`
+    SELECT claim_id, lead_id, email, verdict, replaced, held, email_status, reported_by_orders FROM (
+      SELECT rr.claim_id, l.id AS lead_id, l.email, rr.verdict, rr.replaced, rr.held,
+             l.email_status::text AS email_status,
+             (SELECT count(DISTINCT x.order_id)::int FROM replacement_reports x WHERE x.lead_id = l.id)
+               AS reported_by_orders,
+             row_number() OVER (PARTITION BY rr.claim_id ORDER BY l.id) AS n
+        FROM replacement_reports rr JOIN leads l ON l.id = rr.lead_id
+       WHERE rr.claim_id = ANY(${claims.map((claim) => claim.id)}::bigint[]) AND l.quarantined_at IS NOT NULL
+    ) listed
+    WHERE n <= ${LEADS_PER_CLAIM}
+    ORDER BY claim_id, lead_id`;
+  const byClaim = new Map<bigint, ReviewedLeadDto[]>();
+  for (const lead of leads) {
+    const list = byClaim.get(lead.claim_id) ?? [];
+    list.push({
+      leadId: lead.lead_id.toString(),
+      email: lead.email,
+      verdict: lead.verdict,
+      replaced: lead.replaced,
+      held: lead.held,
+      emailStatus: lead.email_status,
+      reportedByOrders: lead.reported_by_orders,
+    });
+    byClaim.set(lead.claim_id, list);
+  }
+  return {
+    total,
+    claims: claims.map((claim) => ({
+      claimId: claim.id.toString(),
+      orderId: claim.order_id,
+      paymentId: claim.payment_id,
+      buyerEmail: claim.buyer_email ? maskEmail(claim.buyer_email) : "",
+      packageType: claim.package_type,
+      leadCount: claim.lead_count,
+      claimedAt: claim.created_at.toISOString(),
+      reported: claim.reported,
+      counted: claim.counted,
+      replaced: claim.replaced,
+      invalidConfirmed: claim.invalid_confirmed,
+      verifiedDeliverable: claim.verified_deliverable,
+      heldForReview: claim.held_for_review,
+      quarantined: claim.quarantined,
+      leads: byClaim.get(claim.id) ?? [],
+    })),
+  };
+}
+
+/** The total for a page past the last one (the page's own rows carry it otherwise). */
+async function countClaims(categoryId: string): Promise<number> {
+  const [row] = await db().$queryRaw<{ total: number }[]>`
+    SELECT count(DISTINCT rr.claim_id)::int AS total
+      FROM leads l JOIN replacement_reports rr ON rr.lead_id = l.id
+     WHERE l.category_id = ${categoryId}::uuid AND l.quarantined_at IS NOT NULL`;
+  return row.total;
+}
+
+type ClaimAction = (tx: Tx, categoryId: string, among: Prisma.LeadWhereInput) => Promise<number>;
+
+/** Runs a release or delete on the claim's quarantined leads, under the category's lock. */
+function onClaim(action: ClaimAction) {
+  return (categoryId: string, claimId: string): Promise<number> =>
+    transaction(async (tx) => {
+      await lockCategory(tx, categoryId);
+      const claim = await tx.replacementClaim.findFirst({
+        where: { id: BigInt(claimId), order: { categoryId } },
+        select: { id: true },
+      });
+      if (!claim) throw notFound("Claim not found");
+      return action(tx, categoryId, { reports: { some: { claimId: claim.id } } });
+    });
+}
+
+/** Makes the claim's quarantined leads sellable again; answers how many. A catalogue change. */
+export const releaseClaim = onClaim(releaseAmong);
+
+/**
+ * Takes the claim's quarantined leads off the shelf: deleted when no order delivered them, else
+ * kept in those buyers' files marked invalid. Answers how many. A catalogue change.
+ */
+export const deleteClaim = onClaim(deleteAmong);

@@ -1,0 +1,46 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { emailVerifierApiKey, getSettings } from "@/lib/settings";
+import { zeroBounce } from "@/lib/verification/configured";
+import { ProviderError } from "@/lib/verification/zerobounce";
+import type { VerificationStatusDto } from "@/lib/schemas/admin";
+
+// The verification provider as the admin's Settings show it: its credits left (asked of the
+// provider each time), this month's use against EMAIL_VERIFIER_MONTHLY_LIMIT, and the last error
+// the re-checks or claim checks met (verifier_months). The key itself never leaves the server.
+
+export async function getVerificationStatus(now = new Date()): Promise<VerificationStatusDto> {
+  const month = new Date(`${now.toISOString().slice(0, 7)}-01T00:00:00Z`);
+  const [settings, thisMonth, lastError] = await Promise.all([
+    getSettings(),
+    db().verifierMonth.findUnique({ where: { month }, select: { sent: true } }),
+    db().verifierMonth.findFirst({
+      where: { lastErrorAt: { not: null } },
+      orderBy: { lastErrorAt: "desc" },
+      select: { lastError: true, lastErrorAt: true },
+    }),
+  ]);
+  const { key, source } = emailVerifierApiKey(settings);
+  let credits: number | null = null;
+  let creditsError: string | null = null;
+  const provider = zeroBounce(key);
+  if (provider) {
+    try {
+      credits = await provider.credits();
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      creditsError = error.message;
+    }
+  }
+  return {
+    configured: source !== "none",
+    source,
+    credits,
+    creditsError,
+    sentThisMonth: thisMonth?.sent ?? 0,
+    monthlyLimit: env().EMAIL_VERIFIER_MONTHLY_LIMIT ?? null,
+    lastError: lastError?.lastError ?? null,
+    lastErrorAt: lastError?.lastErrorAt?.toISOString() ?? null,
+  };
+}
