@@ -244,7 +244,6 @@ describe("import checks", () => {
         ratePerSecond: 0,
         monthlyLimit: null,
         batchesPerMinute: 6000,
-        categoryId: id,
       });
       expect(result).toMatchObject({ checked: 2, confirmed: 1, invalid: 1 });
       const checked = await leadsOf(id);
