@@ -94,7 +94,8 @@ export async function countBoughtBefore(
                SELECT 1 FROM leads WHERE category_id = ${categoryId}::uuid AND leads.id = bought.id
                  AND NOT ${SELLABLE_SQL}))
           + (SELECT count(*) FROM leads
-              WHERE id = ANY(ARRAY(SELECT id FROM bought GROUP BY id HAVING NOT bool_or(vouched)))
+              WHERE id = ANY(ARRAY(SELECT id FROM bought WHERE NOT vouched AND NOT EXISTS (
+                      SELECT 1 FROM bought AS also WHERE also.vouched AND also.id = bought.id)))
                 AND category_id = ${categoryId}::uuid AND country = ${filter.country}::"Country"
                 AND ${SELLABLE_SQL} AND ${segment}))::int AS count`;
   return count;
@@ -107,12 +108,12 @@ export const FRESH_ORDER = Prisma.sql`sold, verified_at DESC, shuffle`;
  * Run before freshLeadsQuery in its transaction. Its `NOT IN (subquery)` exclusions must be hashed
  * (built once, one probe per lead walked): the planner hashes one only when its estimated size fits
  * hash memory and otherwise rereads the whole subquery for every lead, so hash memory is raised
- * for the transaction. JIT compilation would cost more than the whole allocation.
+ * for the transaction. Parallel workers would each build the hashes again, and JIT compilation
+ * would cost more than the whole allocation.
  */
 export async function prepareAllocation(tx: Tx): Promise<void> {
-  await tx.$executeRaw`SET LOCAL jit = off`;
-  await tx.$executeRaw`SET LOCAL hash_mem_multiplier = 64`;
-  await tx.$executeRaw`SET LOCAL max_parallel_workers_per_gather = 0`;
+  await tx.$queryRaw`SELECT set_config('jit', 'off', true), set_config('hash_mem_multiplier', '64', true),
+    set_config('max_parallel_workers_per_gather', '0', true)`;
 }
 
 /** Allocates an order's leads once, at its first payment: positions in FRESH_ORDER. */
