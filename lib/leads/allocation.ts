@@ -63,7 +63,9 @@ function vouchedBy(filter: Pick<FreshLeadFilter, "country" | "segment">): Prisma
     const values = filter.segment?.[facet];
     if (!values?.length) return [];
     const earlier = Prisma.sql`o.segment -> ${facet}::text`;
-    return [Prisma.sql`jsonb_array_length(${earlier}) > 0 AND ${earlier} <@ ${JSON.stringify(values)}::jsonb`];
+    return [
+      Prisma.sql`jsonb_array_length(${earlier}) > 0 AND ${earlier} <@ ${JSON.stringify(values)}::jsonb`,
+    ];
   });
   const conditions = [Prisma.sql`o.location = ${filter.country}::"Country"`, ...narrowed];
   return Prisma.sql`coalesce(${Prisma.join(conditions, " AND ")}, false)`;

@@ -125,7 +125,9 @@ describe("the earlier-purchase count", () => {
     // The cases are not empty: the first category holds all kinds of bought leads.
     expect(counted[0].truth).toBeGreaterThan(400);
     expect(counted.every(({ truth }) => truth > 0)).toBe(true);
-    expect(await countBoughtBefore({ categoryId: first, country: "USA", segment: null }, "new@example.com")).toBe(0);
+    expect(
+      await countBoughtBefore({ categoryId: first, country: "USA", segment: null }, "new@example.com"),
+    ).toBe(0);
   });
 
   it("leaves every bought lead out of an allocation, the sold ones included, and records how many", async () => {
