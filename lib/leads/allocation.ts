@@ -127,14 +127,15 @@ export function allocationInsert(orderId: string, filter: FreshLeadFilter, limit
 
 /**
  * `SELECT id, sold, verified_at, shuffle` of at most `limit` sellable leads to embed in a statement
- * (rank them with FRESH_ORDER). Unsold leads come first, read in the category's index order (most
- * recently verified first, the stable random order sorted only within one verified_at), each
- * checked against one hash of the category's sold leads (lead_sales, read once: the most recently
- * verified leads are the ones sold first, so the walk passes most of them, and a probe of lead_sales'
- * key for each costs more than reading them all); reading stops once `limit` are found. The
- * category's sold leads are read (from the narrow lead_sales) only when the unsold ones cannot fill
- * it. What the buyer bought in this category is sold, so the unsold leads need only the check
- * against what it bought elsewhere.
+ * (rank them with FRESH_ORDER). Unsold leads come first: the category's (category, country,
+ * verified_at) index alone is walked, most recently verified first, and the sold leads are skipped
+ * by one hash of lead_sales before their rows are read (the most recently verified leads are the
+ * ones sold first, so the walk passes most of the category's sold leads, and a probe per lead costs
+ * more than hashing them all). Each lead left is read by its key (LIMIT 1: one probe whatever the
+ * statistics say) for the other conditions; the stable random order is sorted only within one
+ * verified_at; reading stops once `limit` are found. The category's sold leads are read (from the
+ * narrow lead_sales) only when the unsold ones cannot fill it. What the buyer bought in this
+ * category is sold, so the unsold leads need only the check against what it bought elsewhere.
  */
 export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.Sql {
   const where = [
@@ -163,7 +164,7 @@ export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.
     (SELECT id, 0 AS sold, verified_at, ${shuffle} AS shuffle
       FROM (SELECT id AS walked, verified_at AS walked_at FROM leads
              WHERE category_id = ${categoryId}::uuid AND country = ${filter.country}::"Country" AND ${notSold}) AS walk
-      CROSS JOIN LATERAL (SELECT * FROM leads WHERE id = walk.walked LIMIT 1) AS fresh
+      CROSS JOIN LATERAL (SELECT * FROM leads WHERE id = walk.walked LIMIT 1) AS leads
       WHERE ${conditions}
       ORDER BY walk.walked_at DESC, shuffle LIMIT ${limit}::int)
     UNION ALL
