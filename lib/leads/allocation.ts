@@ -4,7 +4,7 @@ import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { SELLABLE_SQL } from "@/lib/leads/sellable";
 import { segmentSql } from "@/lib/segments/filter";
-import type { Segment } from "@/lib/segments/vocabularies";
+import { FACETS, type Segment } from "@/lib/segments/vocabularies";
 
 // Which leads an order may be given (docs/product-rules.md, "Delivery", "Location", "Replacement
 // claims" and "Fair allocation"): sellable leads (lib/leads/sellable.ts) of the order's category and
@@ -24,55 +24,98 @@ export type FreshLeadFilter = {
   segment?: Segment | null;
   /** The order being served: seeds the random order among equally sold, equally fresh leads. */
   orderId?: string;
-  /** Leads the buyer's email bought before (boughtBefore()): never delivered to it again. */
-  notIds?: bigint[];
+  /** The order's buyer email: what it bought before (boughtIds()) is never delivered to it again. */
+  boughtBy?: string;
 };
 
 /**
- * The sellable leads of the category and country whose email a paid order of `buyerEmail`
- * delivered, in any category: read once, then passed to freshLeadsQuery as `notIds`, which
- * PostgreSQL hashes. Index walks whatever the statistics say: the buyer's orders and their rows;
- * a lead of this category is itself (one key probe), one of another category is found by one probe
- * of this category's (category, email) key (LIMIT 1 keeps it a probe).
+ * `SELECT id` of the category's leads that a paid order of `buyerEmail` delivered: its own, and
+ * those whose email an order of another category delivered (boughtElsewhere()). An order's leads
+ * are of its category. Duplicates possible; never null.
  */
-export async function boughtBefore(
+function boughtIds(categoryId: string, buyerEmail: string): Prisma.Sql {
+  return Prisma.sql`SELECT ol.lead_id FROM orders o JOIN order_leads ol ON ol.order_id = o.id
+     WHERE o.buyer_email = ${buyerEmail} AND o.paid_at IS NOT NULL AND o.category_id = ${categoryId}::uuid
+    UNION ALL ${boughtElsewhere(categoryId, buyerEmail)}`;
+}
+
+/**
+ * `SELECT id` of the category's leads whose email a paid order of `buyerEmail` in another category
+ * delivered: one probe of this category's (category, email) key per such lead (LIMIT 1 keeps it a
+ * probe); nothing to read when the buyer bought only here.
+ */
+function boughtElsewhere(categoryId: string, buyerEmail: string): Prisma.Sql {
+  return Prisma.sql`SELECT same.id FROM orders o JOIN order_leads ol ON ol.order_id = o.id
+      JOIN leads bought ON bought.id = ol.lead_id
+      CROSS JOIN LATERAL (SELECT id FROM leads
+        WHERE category_id = ${categoryId}::uuid AND email = bought.email LIMIT 1) same
+     WHERE o.buyer_email = ${buyerEmail} AND o.paid_at IS NOT NULL AND o.category_id <> ${categoryId}::uuid`;
+}
+
+/**
+ * Whether an earlier order `o` vouches for its leads being of this filter's country and segment: it
+ * delivered only leads of its location and segment (freshLeadsQuery), and a lead's country and
+ * facets never change, so it does when its location is this country and its segment narrows each
+ * facet this one narrows to some of the same values.
+ */
+function vouchedBy(filter: Pick<FreshLeadFilter, "country" | "segment">): Prisma.Sql {
+  const narrowed = FACETS.flatMap((facet) => {
+    const values = filter.segment?.[facet];
+    if (!values?.length) return [];
+    const earlier = Prisma.sql`o.segment -> ${facet}::text`;
+    return [
+      Prisma.sql`jsonb_array_length(${earlier}) > 0 AND ${earlier} <@ ${JSON.stringify(values)}::jsonb`,
+    ];
+  });
+  const conditions = [Prisma.sql`o.location = ${filter.country}::"Country"`, ...narrowed];
+  return Prisma.sql`coalesce(${Prisma.join(conditions, " AND ")}, false)`;
+}
+
+/**
+ * How many of the leads freshLeadsQuery could give an order of `filter` (sellable, of its country
+ * and segment) `buyerEmail` bought before, in any category: the availability create counts and the
+ * allocation's `excluded_bought`. Read before the allocation, which makes the order one of them.
+ * Without reading the bought leads' wide rows where their orders vouch for them (vouchedBy()): the
+ * small index of unsellable leads says which of those no longer sell. The others are read, one key
+ * probe each, in the key's order.
+ */
+export async function countBoughtBefore(
   filter: Pick<FreshLeadFilter, "categoryId" | "country" | "segment">,
   buyerEmail: string,
   tx: Tx = db(),
-): Promise<bigint[]> {
-  // Unqualified facet columns name the leads of this category (l, or the inner lookup's).
+): Promise<number> {
+  const { categoryId } = filter;
   const segment = filter.segment ? segmentSql(filter.segment) : Prisma.sql`true`;
-  // One array value, not a row per lead: tens of thousands of ids cross the wire in one piece.
-  const [{ ids }] = await tx.$queryRaw<{ ids: bigint[] }[]>`
-    WITH delivered AS (
-      SELECT o.category_id, ol.lead_id FROM orders o JOIN order_leads ol ON ol.order_id = o.id
-       WHERE o.buyer_email = ${buyerEmail} AND o.paid_at IS NOT NULL)
-    SELECT coalesce(array_agg(id), '{}') AS ids FROM (
-    SELECT l.id FROM delivered d JOIN leads l ON l.id = d.lead_id
-     WHERE d.category_id = ${filter.categoryId}::uuid
-       AND l.country = ${filter.country}::"Country" AND lead_sellable(l.quarantined_at, l.email_status)
-       AND ${segment}
-    UNION
-    SELECT same.id FROM delivered d JOIN leads bought ON bought.id = d.lead_id
-     CROSS JOIN LATERAL (
-       SELECT id FROM leads
-        WHERE category_id = ${filter.categoryId}::uuid AND email = bought.email
-          AND country = ${filter.country}::"Country" AND ${SELLABLE_SQL} AND ${segment}
-        LIMIT 1) same
-     WHERE d.category_id <> ${filter.categoryId}::uuid) bought`;
-  return ids;
+  const [{ count }] = await tx.$queryRaw<{ count: number }[]>`
+    WITH bought AS MATERIALIZED (
+      SELECT ol.lead_id AS id, ${vouchedBy(filter)} AS vouched
+        FROM orders o JOIN order_leads ol ON ol.order_id = o.id
+       WHERE o.buyer_email = ${buyerEmail} AND o.paid_at IS NOT NULL AND o.category_id = ${categoryId}::uuid
+      UNION ALL SELECT id, false FROM (${boughtElsewhere(categoryId, buyerEmail)}) AS elsewhere)
+    SELECT ((SELECT count(DISTINCT id) FROM bought WHERE vouched AND NOT EXISTS (
+               SELECT 1 FROM leads WHERE category_id = ${categoryId}::uuid AND leads.id = bought.id
+                 AND NOT ${SELLABLE_SQL}))
+          + (SELECT count(*) FROM leads
+              WHERE id = ANY(ARRAY(SELECT id FROM bought WHERE NOT vouched AND NOT EXISTS (
+                      SELECT 1 FROM bought AS also WHERE also.vouched AND also.id = bought.id)))
+                AND category_id = ${categoryId}::uuid AND country = ${filter.country}::"Country"
+                AND ${SELLABLE_SQL} AND ${segment}))::int AS count`;
+  return count;
 }
 
 /** How freshLeadsQuery's rows rank, best first: for positions in an order. */
 export const FRESH_ORDER = Prisma.sql`sold, verified_at DESC, shuffle`;
 
 /**
- * Run before freshLeadsQuery in its transaction. A long `notIds` list is hashed, but the planner
- * prices it as compared element by element, so its estimate would call in JIT compilation, which
- * costs more than the whole allocation.
+ * Run before freshLeadsQuery in its transaction. Its `NOT IN (subquery)` exclusions must be hashed
+ * (built once, one probe per lead walked): the planner hashes one only when its estimated size fits
+ * hash memory and otherwise rereads the whole subquery for every lead, so hash memory is raised
+ * for the transaction. Parallel workers would each build the hashes again, and JIT compilation
+ * would cost more than the whole allocation.
  */
 export async function prepareAllocation(tx: Tx): Promise<void> {
-  await tx.$executeRaw`SET LOCAL jit = off`;
+  await tx.$queryRaw`SELECT set_config('jit', 'off', true), set_config('hash_mem_multiplier', '64', true),
+    set_config('max_parallel_workers_per_gather', '0', true)`;
 }
 
 /** Allocates an order's leads once, at its first payment: positions in FRESH_ORDER. */
@@ -84,11 +127,15 @@ export function allocationInsert(orderId: string, filter: FreshLeadFilter, limit
 
 /**
  * `SELECT id, sold, verified_at, shuffle` of at most `limit` sellable leads to embed in a statement
- * (rank them with FRESH_ORDER). Unsold leads come first, read in the category's index order (most
- * recently verified first, the stable random order sorted only within one verified_at), each
- * checked by one probe of lead_sales' key (a subquery, so no join plan can turn it into a scan of
- * the category's sales per lead); reading stops once `limit` are found. The category's sold leads
- * are read (from the narrow lead_sales) only when the unsold ones cannot fill it.
+ * (rank them with FRESH_ORDER). Unsold leads come first: the category's (category, country,
+ * verified_at) index alone is walked, most recently verified first, and the sold leads are skipped
+ * by one hash of lead_sales before their rows are read (the most recently verified leads are the
+ * ones sold first, so the walk passes most of the category's sold leads, and a probe per lead costs
+ * more than hashing them all). Each lead left is read by its key (LIMIT 1: one probe whatever the
+ * statistics say) for the other conditions; the stable random order is sorted only within one
+ * verified_at; reading stops once `limit` are found. The category's sold leads are read (from the
+ * narrow lead_sales) only when the unsold ones cannot fill it. What the buyer bought in this
+ * category is sold, so the unsold leads need only the check against what it bought elsewhere.
  */
 export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.Sql {
   const where = [
@@ -105,22 +152,26 @@ export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.
   }
   if (filter.notEmails?.length) where.push(Prisma.sql`email <> ALL(${filter.notEmails}::text[])`);
   if (filter.segment) where.push(segmentSql(filter.segment));
-  // A constant list: hashed once, one probe per lead walked.
-  if (filter.notIds?.length) where.push(Prisma.sql`id <> ALL(${filter.notIds}::bigint[])`);
   const conditions = Prisma.join(where, " AND ");
+  const { categoryId, boughtBy } = filter;
+  const notSold = Prisma.sql`id NOT IN (SELECT lead_id FROM lead_sales WHERE category_id = ${categoryId}::uuid
+    ${boughtBy ? Prisma.sql`UNION ALL ${boughtElsewhere(categoryId, boughtBy)}` : Prisma.empty})`;
+  const notBought = boughtBy ? Prisma.sql`AND id NOT IN (${boughtIds(categoryId, boughtBy)})` : Prisma.empty;
   const shuffle = filter.orderId
     ? Prisma.sql`hashint8extended(id, hashtextextended(${filter.orderId}, 0))`
     : Prisma.sql`id`;
   return Prisma.sql`SELECT id, sold, verified_at, shuffle FROM (
-    (SELECT id, 0 AS sold, verified_at, ${shuffle} AS shuffle FROM leads
-      WHERE ${conditions} AND (SELECT sold FROM lead_sales
-        WHERE lead_sales.category_id = ${filter.categoryId}::uuid AND lead_id = leads.id) IS NULL
-      ORDER BY verified_at DESC, shuffle LIMIT ${limit}::int)
+    (SELECT id, 0 AS sold, verified_at, ${shuffle} AS shuffle
+      FROM (SELECT id AS walked, verified_at AS walked_at FROM leads
+             WHERE category_id = ${categoryId}::uuid AND country = ${filter.country}::"Country" AND ${notSold}) AS walk
+      CROSS JOIN LATERAL (SELECT * FROM leads WHERE id = walk.walked LIMIT 1) AS leads
+      WHERE ${conditions}
+      ORDER BY walk.walked_at DESC, shuffle LIMIT ${limit}::int)
     UNION ALL
     (SELECT id, sold, verified_at, ${shuffle} AS shuffle
       FROM leads JOIN (SELECT lead_id AS sold_lead_id, sold FROM lead_sales
-                        WHERE lead_sales.category_id = ${filter.categoryId}::uuid) sales ON sold_lead_id = id
-      WHERE ${conditions}
+                        WHERE lead_sales.category_id = ${categoryId}::uuid) sales ON sold_lead_id = id
+      WHERE ${conditions} ${notBought}
       ORDER BY sold, verified_at DESC, shuffle LIMIT ${limit}::int)
   ) AS ranked LIMIT ${limit}::int`;
 }

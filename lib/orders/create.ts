@@ -4,7 +4,7 @@ import { assertWithinLimit } from "@/lib/limits/throttle";
 import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
 import { findCategory } from "@/lib/categories/public";
 import { db } from "@/lib/db";
-import { boughtBefore } from "@/lib/leads/allocation";
+import { countBoughtBefore } from "@/lib/leads/allocation";
 import { env } from "@/lib/env";
 import type { Caller } from "@/lib/limits/caller";
 import { returnUrlFor } from "@/lib/orders/links";
@@ -64,7 +64,7 @@ export async function createPayment(
   }
   // Leads the buyer's email bought before are never delivered again: counted before any invoice.
   const bought = input.email
-    ? (await boughtBefore({ categoryId: category._id, country: location, segment }, input.email)).length
+    ? await countBoughtBefore({ categoryId: category._id, country: location, segment }, input.email)
     : 0;
   if (available - bought < pkg.leadCount) {
     throw conflict(

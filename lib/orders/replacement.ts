@@ -6,7 +6,6 @@ import { AppError, conflict, notFound } from "@/lib/errors";
 import type { Location } from "@/lib/categories/location";
 import type { Segment } from "@/lib/segments/vocabularies";
 import {
-  boughtBefore,
   FRESH_ORDER,
   freshLeadsQuery,
   prepareAllocation,
@@ -101,14 +100,15 @@ async function queueShortfallMail(tx: Tx, order: LockedOrder, shortfall: number,
 }
 
 /** Replacements obey the order's allocation rules, and never repeat its leads or the reported ones. */
-async function replacementFilter(tx: Tx, order: LockedOrder, reported: string[]): Promise<FreshLeadFilter> {
-  const filter = { categoryId: order.category_id, country: order.location, segment: order.segment };
+function replacementFilter(order: LockedOrder, reported: string[]): FreshLeadFilter {
   return {
-    ...filter,
+    categoryId: order.category_id,
+    country: order.location,
+    segment: order.segment,
     notInOrderId: order.id,
     notEmails: reported,
     orderId: order.id,
-    ...(order.buyer_email ? { notIds: await boughtBefore(filter, order.buyer_email, tx) } : {}),
+    ...(order.buyer_email ? { boughtBy: order.buyer_email } : {}),
   };
 }
 
@@ -214,7 +214,7 @@ export async function claimReplacement(
     });
     afterCommit(tx, revalidateCatalogue);
 
-    const filter = await replacementFilter(tx, order, reported);
+    const filter = replacementFilter(order, reported);
     await prepareAllocation(tx);
     const fresh = await tx.$queryRaw<{ id: bigint }[]>`
       SELECT id FROM (${freshLeadsQuery(filter, toReplace.length)}) AS fresh

@@ -2,7 +2,7 @@ import "server-only";
 import { transaction, type Tx } from "@/lib/db";
 import type { Location } from "@/lib/categories/location";
 import type { Segment } from "@/lib/segments/vocabularies";
-import { allocationInsert, boughtBefore, prepareAllocation } from "@/lib/leads/allocation";
+import { allocationInsert, countBoughtBefore, prepareAllocation } from "@/lib/leads/allocation";
 import { orderViewSelect } from "@/lib/orders/view";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { queueReceipt, queueSaleNotification } from "@/lib/orders/notify";
@@ -67,12 +67,13 @@ export async function allocateLeads(
   },
 ): Promise<{ allocated: number; excludedBought: number | null }> {
   const filter = { categoryId: order.categoryId, country: order.location, segment: order.segment };
-  const bought = order.buyerEmail ? await boughtBefore(filter, order.buyerEmail, tx) : null;
+  const buyer = order.buyerEmail;
+  const excludedBought = buyer ? await countBoughtBefore(filter, buyer, tx) : null;
   await prepareAllocation(tx);
   const allocated = await tx.$executeRaw(
-    allocationInsert(order.id, { ...filter, ...(bought ? { notIds: bought } : {}) }, order.leadCount),
+    allocationInsert(order.id, { ...filter, ...(buyer ? { boughtBy: buyer } : {}) }, order.leadCount),
   );
-  return { allocated, excludedBought: bought && bought.length };
+  return { allocated, excludedBought };
 }
 
 /**

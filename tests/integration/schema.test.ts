@@ -300,8 +300,13 @@ describe("schema and migrations", () => {
         "leads category_id, verified_at DESC, id",
         // Due re-checks counted, and requested ones swept, per category (lib/leads/recheck-queue.ts).
         "leads category_id, GREATEST(verified_at, email_checked_at), id) INCLUDE (verified_at, email_checked_at) WHERE lead_sellable(quarantined_at, email_status",
-        // Sold counters by category: probed per lead, read whole once the unsold leads run out.
+        // Sold counters by category: hashed for the walk over the unsold leads, read whole once
+        // they run out.
         "lead_sales unique category_id, lead_id",
+        // The unsold leads are walked on the index alone, skipping the sold ones before reading a row.
+        "leads category_id, country, verified_at DESC, id",
+        // Which bought leads no longer sell, for the earlier-purchase count (lib/leads/allocation.ts).
+        "leads category_id, id) WHERE (NOT lead_sellable(quarantined_at, email_status)",
         // Order lookups: by download key, by the provider's invoice and payment ids.
         "orders unique download_key",
         "orders unique invoice_id",
