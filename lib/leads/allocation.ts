@@ -26,6 +26,8 @@ export type FreshLeadFilter = {
   orderId?: string;
   /** Leads the buyer's email bought before (boughtBefore()): never delivered to it again. */
   notIds?: bigint[];
+  /** The buyer's exclusion list (lib/suppression), by which kinds it holds: no lead it names. */
+  notListed?: { id: string; emails: boolean; domains: boolean } | null;
 };
 
 /**
@@ -107,6 +109,17 @@ export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.
   if (filter.segment) where.push(segmentSql(filter.segment));
   // A constant list: hashed once, one probe per lead walked.
   if (filter.notIds?.length) where.push(Prisma.sql`id <> ALL(${filter.notIds}::bigint[])`);
+  // Anti-joins on the list's keys: one probe per lead walked (`email` is the lead's; the list
+  // tables have none), and none for a kind the list does not hold.
+  const list = filter.notListed;
+  if (list?.emails) {
+    where.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM suppression_emails
+      WHERE list_id = ${list.id}::uuid AND email_hash = email_sha256(email))`);
+  }
+  if (list?.domains) {
+    where.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM suppression_domains
+      WHERE list_id = ${list.id}::uuid AND domain = split_part(email, '@', -1))`);
+  }
   const conditions = Prisma.join(where, " AND ");
   const shuffle = filter.orderId
     ? Prisma.sql`hashint8extended(id, hashtextextended(${filter.orderId}, 0))`

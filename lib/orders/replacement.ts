@@ -19,6 +19,7 @@ import { findByKey } from "@/lib/orders/access";
 import type { OrderView } from "@/lib/orders/view";
 import type { Caller } from "@/lib/limits/caller";
 import { recordEvent } from "@/lib/orders/settle";
+import { orderList } from "@/lib/suppression/lists";
 import { normalizeEmail } from "@/lib/mail/address";
 import { getNotificationRecipient } from "@/lib/settings";
 import {
@@ -49,6 +50,7 @@ type LockedOrder = {
   segment: Segment | null;
   paid_at: Date | null;
   buyer_email: string | null;
+  suppression_list_id: string | null;
 };
 
 type Delivered = { position: number; lead_id: bigint; email: string };
@@ -109,6 +111,7 @@ async function replacementFilter(tx: Tx, order: LockedOrder, reported: string[])
     notEmails: reported,
     orderId: order.id,
     ...(order.buyer_email ? { notIds: await boughtBefore(filter, order.buyer_email, tx) } : {}),
+    notListed: await orderList(tx, order.suppression_list_id),
   };
 }
 
@@ -164,7 +167,7 @@ export async function claimReplacement(
   return transaction(async (tx) => {
     const [order] = await tx.$queryRaw<LockedOrder[]>`
       SELECT id, category_id, lead_title, package_type::text, lead_count, location::text, segment, paid_at,
-             buyer_email
+             buyer_email, suppression_list_id
         FROM orders WHERE id = ${known.id}::uuid FOR UPDATE`;
     if (!order?.paid_at) throw notFound("Order not found");
     const closed = windowClosed(order, now);

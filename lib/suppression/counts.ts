@@ -1,0 +1,79 @@
+import "server-only";
+import type { Location } from "@/lib/categories/location";
+import { findCategory } from "@/lib/categories/public";
+import { db, type Tx } from "@/lib/db";
+import { notFound } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { Caller } from "@/lib/limits/caller";
+import { PACKAGES } from "@/lib/packages";
+import type { ListAvailability } from "@/lib/schemas/suppression";
+import { segmentCounts } from "@/lib/segments/counts";
+import { segmentSql } from "@/lib/segments/filter";
+import type { Segment } from "@/lib/segments/vocabularies";
+import { ownedList, type OwnedList } from "@/lib/suppression/lists";
+
+// What an exclusion list removes from a category (docs/product-rules.md, "Exclusion lists"): its
+// sellable leads of one country (and segment) whose email hash or email domain the list holds.
+
+export type ListScope = { categoryId: string; country: Location; segment: Segment | null };
+
+/**
+ * The leads of the scope the list matches, each once; `notIds` (the buyer's earlier purchases,
+ * counted apart) are left out. Each entry probes the category's leads by the index on its kind
+ * (email_sha256(email), the email's domain): the list's size sets the cost, never the category's.
+ */
+export async function listedLeads(
+  list: OwnedList,
+  scope: ListScope,
+  notIds: bigint[] = [],
+  tx: Tx | ReturnType<typeof db> = db(),
+): Promise<number> {
+  // Unqualified facet columns name the lead's: the list tables have none.
+  const where = Prisma.sql`l.country = ${scope.country}::"Country"
+    AND lead_sellable(l.quarantined_at, l.email_status)
+    AND ${scope.segment ? segmentSql(scope.segment) : Prisma.sql`true`}
+    AND l.id <> ALL(${notIds}::bigint[])`;
+  const branches: Prisma.Sql[] = [];
+  if (list.emails) {
+    branches.push(Prisma.sql`SELECT l.id FROM suppression_emails e JOIN leads l
+        ON l.category_id = ${scope.categoryId}::uuid AND email_sha256(l.email) = e.email_hash
+       WHERE e.list_id = ${list.id}::uuid AND ${where}`);
+  }
+  if (list.domains) {
+    branches.push(Prisma.sql`SELECT l.id FROM suppression_domains d JOIN leads l
+        ON l.category_id = ${scope.categoryId}::uuid AND split_part(l.email, '@', -1) = d.domain
+       WHERE d.list_id = ${list.id}::uuid AND ${where}`);
+  }
+  if (branches.length === 0) return 0;
+  const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM (${Prisma.join(branches, " UNION ")}) AS listed`;
+  return n;
+}
+
+/** The category's leads in the scope, how many the caller's list removes, and the packages left. */
+export async function listAvailability(
+  id: string,
+  caller: Caller,
+  query: { categoryId: string; location: Location; segment: Segment | null },
+): Promise<ListAvailability> {
+  const list = await ownedList(id, caller);
+  const category = await findCategory(query.categoryId);
+  if (!category) throw notFound("Category not found");
+  const count = query.segment
+    ? (await segmentCounts(category._id, query.location, query.segment)).count
+    : category.countByLocation[query.location];
+  const removed = await listedLeads(list, {
+    categoryId: category._id,
+    country: query.location,
+    segment: query.segment,
+  });
+  const remaining = count - removed;
+  return {
+    count,
+    removed,
+    remaining,
+    packages: Object.fromEntries(
+      PACKAGES.map((pkg) => [pkg.id, { leadCount: pkg.leadCount, available: remaining >= pkg.leadCount }]),
+    ) as ListAvailability["packages"],
+  };
+}

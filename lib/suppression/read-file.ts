@@ -1,0 +1,57 @@
+import "server-only";
+import { CsvError, parse } from "csv-parse";
+import { badRequest } from "@/lib/errors";
+import type { ListRow } from "@/lib/suppression/entries";
+import { xlsxRows } from "@/lib/suppression/xlsx";
+
+// The rows of an uploaded exclusion list, whatever it is: an XLSX workbook (by its zip signature),
+// or text: CSV with any of the usual separators, or one entry a line (a one-column CSV). Anything
+// else is refused by its content, never by its name.
+
+const ZIP = Buffer.from("PK\x03\x04", "latin1");
+const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const SNIFF_BYTES = 64 * 1024;
+
+const refuse = (message: string) => badRequest(message, { file: message });
+
+/** Control bytes that no text file holds (tab, line breaks and form feed aside). */
+function looksBinary(bytes: Buffer): boolean {
+  const head = bytes.subarray(0, SNIFF_BYTES);
+  let control = 0;
+  for (const byte of head) {
+    if (byte === 0) return true;
+    if (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0c && byte !== 0x0d) control += 1;
+  }
+  return control * 100 > head.length;
+}
+
+async function* csvRows(bytes: Buffer): AsyncGenerator<ListRow> {
+  const parser = parse({
+    delimiter: [",", ";", "\t", "|"],
+    bom: true,
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    max_record_size: 64 * 1024,
+  });
+  parser.end(bytes);
+  try {
+    for await (const cells of parser) yield { table: 0, cells: cells as string[] };
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    throw refuse(`The file could not be read as CSV: ${error.message}`);
+  }
+}
+
+/** The file's rows; 400 for an empty, binary or old-Excel file. */
+export function listRows(bytes: Buffer): AsyncIterable<ListRow> {
+  if (bytes.length === 0) throw refuse("The file is empty");
+  if (bytes.subarray(0, ZIP.length).equals(ZIP)) return xlsxRows(bytes);
+  if (bytes.subarray(0, OLE.length).equals(OLE)) {
+    throw refuse("Excel 97-2003 (.xls) files are not read: save the list as .xlsx or .csv");
+  }
+  if (looksBinary(bytes)) {
+    throw refuse("This file is not a list: upload a CSV, XLSX or text file (UTF-8) of emails or domains");
+  }
+  return csvRows(bytes);
+}

@@ -1,0 +1,61 @@
+-- "Exclude contacts I already have" (docs/product-rules.md, "Exclusion lists"): a buyer's own list,
+-- kept only as SHA-256 hashes of normalised emails and as domains (never an address), tied to the
+-- uploader's address; an order created with it keeps it, and its allocation and replacements skip
+-- every lead whose email hash or email domain is on it.
+
+-- The SHA-256 of a lead's email (stored normalised: trimmed, lower-cased), as the lists hold them.
+-- convert_to is only STABLE in general; in a UTF-8 database converting to UTF-8 returns the same
+-- bytes every time, so this is immutable and can key an index. PL/pgSQL: a SQL function wrapping
+-- a STABLE call is never inlined, and its calls cost more than this one's.
+CREATE FUNCTION "email_sha256"(email text) RETURNS bytea
+  LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+  AS $$
+BEGIN
+  RETURN sha256(convert_to(email, 'UTF8'));
+END $$;
+
+CREATE TABLE "suppression_lists" (
+    "id" UUID NOT NULL DEFAULT gen_random_uuid(),
+    -- SHA-256 (hex) of the uploader's client address: only that address may use the list.
+    "owner" TEXT NOT NULL,
+    "entries" INTEGER NOT NULL,
+    "emails" INTEGER NOT NULL,
+    "domains" INTEGER NOT NULL,
+    "hashes" INTEGER NOT NULL,
+    "ignored" INTEGER NOT NULL,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    -- The upkeep deletes the list from then on: 24 hours after upload, later once orders use it.
+    "expires_at" TIMESTAMPTZ(3) NOT NULL,
+
+    CONSTRAINT "suppression_lists_pkey" PRIMARY KEY ("id")
+);
+CREATE INDEX "suppression_lists_expires_at_idx" ON "suppression_lists"("expires_at");
+
+-- The keys are the anti-joins' probes: (list, hash) and (list, domain).
+CREATE TABLE "suppression_emails" (
+    "list_id" UUID NOT NULL,
+    "email_hash" BYTEA NOT NULL,
+
+    CONSTRAINT "suppression_emails_pkey" PRIMARY KEY ("list_id","email_hash"),
+    CONSTRAINT "suppression_emails_list_id_fkey" FOREIGN KEY ("list_id") REFERENCES "suppression_lists"("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+CREATE TABLE "suppression_domains" (
+    "list_id" UUID NOT NULL,
+    "domain" TEXT NOT NULL,
+
+    CONSTRAINT "suppression_domains_pkey" PRIMARY KEY ("list_id","domain"),
+    CONSTRAINT "suppression_domains_list_id_fkey" FOREIGN KEY ("list_id") REFERENCES "suppression_lists"("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- The order's list, and how many of the category's leads it left out (counted at create, past the
+-- buyer's earlier purchases): shown with excluded_bought.
+ALTER TABLE "orders" ADD COLUMN "suppression_list_id" UUID,
+  ADD COLUMN "excluded_listed" INTEGER;
+ALTER TABLE "orders" ADD CONSTRAINT "orders_suppression_list_id_fkey" FOREIGN KEY ("suppression_list_id") REFERENCES "suppression_lists"("id") ON DELETE SET NULL ON UPDATE CASCADE;
+CREATE INDEX "orders_suppression_list_id_idx" ON "orders"("suppression_list_id");
+
+-- What a list removes from a category is counted from its entries: each hash probes the category's
+-- leads by email hash, each domain by email domain.
+CREATE INDEX "leads_category_id_email_sha256_idx" ON "leads"("category_id", "email_sha256"("email"));
+CREATE INDEX "leads_category_id_email_domain_idx" ON "leads"("category_id", split_part("email", '@', -1));
