@@ -112,7 +112,10 @@ export async function createPayment(
     if (input.email || list) {
       await db().order.update({
         where: { id: open.id },
-        data: { ...(input.email ? { buyerEmail: input.email } : {}), ...(list ? { excludedListed: listed } : {}) },
+        data: {
+          ...(input.email ? { buyerEmail: input.email } : {}),
+          ...(list ? { excludedListed: listed } : {}),
+        },
       });
     }
     return { success: true, paymentId: open.downloadKey, invoiceUrl: open.invoiceUrl! };

@@ -1,5 +1,5 @@
+import { hash } from "node:crypto";
 import { badRequest } from "@/lib/errors";
-import { emailHash } from "@/lib/mail/address";
 
 // What an uploaded exclusion list holds (docs/product-rules.md, "Exclusion lists"). Every cell is
 // read as an email address (kept as the SHA-256 of its normalised form, never as text), a SHA-256
@@ -31,7 +31,8 @@ export function readCell(cell: string): Entry | null {
   // "Jane Doe <jane@acme.com>"
   if (text.endsWith(">") && text.includes("<")) text = text.slice(text.lastIndexOf("<") + 1, -1).trim();
   if (HASH.test(text)) return { kind: "hash", hash: text };
-  if (ADDRESS.test(text)) return { kind: "email", hash: emailHash(text) };
+  // Trimmed and lower-cased: the normalised form (normalizeEmail, lib/mail/address.ts) hashed.
+  if (ADDRESS.test(text)) return { kind: "email", hash: hash("sha256", text, "hex") };
   const domain = text.replace(/^@/, "").replace(/^www\./, "");
   return DOMAIN.test(domain) ? { kind: "domain", domain } : null;
 }
@@ -74,7 +75,15 @@ export async function listEntries(rows: AsyncIterable<ListRow>): Promise<ListEnt
       let column = columns.get(key);
       const entry = readCell(cell);
       if (!column) {
-        column = { header: "", emails: new Set(), hashes: new Set(), domains: new Set(), emailCells: 0, domainCells: 0, others: 0 };
+        column = {
+          header: "",
+          emails: new Set(),
+          hashes: new Set(),
+          domains: new Set(),
+          emailCells: 0,
+          domainCells: 0,
+          others: 0,
+        };
         columns.set(key, column);
         // A first row's cell that holds no entry names its column.
         if (first && !entry) return void (column.header = cell);

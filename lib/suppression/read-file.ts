@@ -5,12 +5,14 @@ import type { ListRow } from "@/lib/suppression/entries";
 import { xlsxRows } from "@/lib/suppression/xlsx";
 
 // The rows of an uploaded exclusion list, whatever it is: an XLSX workbook (by its zip signature),
-// or text: CSV with any of the usual separators, or one entry a line (a one-column CSV). Anything
-// else is refused by its content, never by its name.
+// or text: CSV separated by commas, semicolons, tabs or bars (the one its first line uses most), or
+// one entry a line (a one-column CSV). Anything else is refused by its content, never by its name.
+// Text without quotes is split here, several times faster than csv-parse, which reads the rest.
 
 const ZIP = Buffer.from("PK\x03\x04", "latin1");
 const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 const SNIFF_BYTES = 64 * 1024;
+const DELIMITERS = [",", ";", "\t", "|"];
 
 const refuse = (message: string) => badRequest(message, { file: message });
 
@@ -25,16 +27,31 @@ function looksBinary(bytes: Buffer): boolean {
   return control * 100 > head.length;
 }
 
+/** The separator the first line uses most (a comma when it has none). */
+function delimiterOf(text: string): string {
+  const end = text.indexOf("\n");
+  const line = end < 0 ? text : text.slice(0, end);
+  const uses = (delimiter: string) => line.split(delimiter).length;
+  return DELIMITERS.reduce((best, delimiter) => (uses(delimiter) > uses(best) ? delimiter : best));
+}
+
 async function* csvRows(bytes: Buffer): AsyncGenerator<ListRow> {
+  const text = bytes.toString("utf8").replace(/^\uFEFF/, "");
+  const delimiter = delimiterOf(text);
+  if (!text.includes('"')) {
+    for (const line of text.split("\n")) {
+      if (line.trim()) yield { table: 0, cells: line.split(delimiter) };
+    }
+    return;
+  }
   const parser = parse({
-    delimiter: [",", ";", "\t", "|"],
-    bom: true,
+    delimiter,
     relax_quotes: true,
     relax_column_count: true,
     skip_empty_lines: true,
     max_record_size: 64 * 1024,
   });
-  parser.end(bytes);
+  parser.end(text);
   try {
     for await (const cells of parser) yield { table: 0, cells: cells as string[] };
   } catch (error) {
