@@ -109,12 +109,13 @@ export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.
   if (filter.segment) where.push(segmentSql(filter.segment));
   // A constant list: hashed once, one probe per lead walked.
   if (filter.notIds?.length) where.push(Prisma.sql`id <> ALL(${filter.notIds}::bigint[])`);
-  // Anti-joins on the list's keys: one probe per lead walked (`email` is the lead's; the list
-  // tables have none), and none for a kind the list does not hold.
+  // Anti-joins on the list's keys: one index probe per lead walked (`email` is the lead's; the
+  // list tables have none), none for a kind the list does not hold. The hash is email_sha256()'s
+  // (the migration's), spelled out: an inline expression costs a third of the function's call.
   const list = filter.notListed;
   if (list?.emails) {
     where.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM suppression_emails
-      WHERE list_id = ${list.id}::uuid AND email_hash = email_sha256(email))`);
+      WHERE list_id = ${list.id}::uuid AND email_hash = sha256(convert_to(email, 'UTF8')))`);
   }
   if (list?.domains) {
     where.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM suppression_domains
