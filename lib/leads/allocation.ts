@@ -109,17 +109,16 @@ export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.
   if (filter.segment) where.push(segmentSql(filter.segment));
   // A constant list: hashed once, one probe per lead walked.
   if (filter.notIds?.length) where.push(Prisma.sql`id <> ALL(${filter.notIds}::bigint[])`);
-  // Anti-joins on the list's keys: one index probe per lead walked (`email` is the lead's; the
-  // list tables have none), none for a kind the list does not hold. The hash is email_sha256()'s
-  // (the migration's), spelled out: an inline expression costs a third of the function's call.
+  // Anti-joins on the list's keys against the lead's stored email hash and domain: a probe per
+  // lead walked, none for a kind the list does not hold.
   const list = filter.notListed;
   if (list?.emails) {
-    where.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM suppression_emails
-      WHERE list_id = ${list.id}::uuid AND email_hash = sha256(convert_to(email, 'UTF8')))`);
+    where.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM suppression_emails s
+      WHERE s.list_id = ${list.id}::uuid AND s.email_hash = leads.email_hash)`);
   }
   if (list?.domains) {
-    where.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM suppression_domains
-      WHERE list_id = ${list.id}::uuid AND domain = split_part(email, '@', -1))`);
+    where.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM suppression_domains s
+      WHERE s.list_id = ${list.id}::uuid AND s.domain = leads.email_domain)`);
   }
   const conditions = Prisma.join(where, " AND ");
   const shuffle = filter.orderId

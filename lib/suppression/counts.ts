@@ -20,7 +20,7 @@ export type ListScope = { categoryId: string; country: Location; segment: Segmen
 /**
  * The leads of the scope the list matches, each once; `notIds` (the buyer's earlier purchases,
  * counted apart) are left out. Each entry probes the category's leads by the index on its kind
- * (email_sha256(email), the email's domain), a LATERAL subquery apiece so that no plan scans the
+ * (email_hash, email_domain), a LATERAL subquery apiece so that no plan scans the
  * category instead: the list's size sets the cost, never the category's. An email is at most one
  * lead of a category (its unique key), so LIMIT 1 keeps that probe a single index lookup. The
  * planner prices 100,000 probes high enough to compile them (JIT), which costs more than they do.
@@ -39,14 +39,14 @@ export async function listedLeads(
   if (list.emails) {
     branches.push(Prisma.sql`SELECT hit.id FROM suppression_emails e CROSS JOIN LATERAL (
         SELECT l.id FROM leads l
-         WHERE l.category_id = ${scope.categoryId}::uuid AND email_sha256(l.email) = e.email_hash AND ${where}
+         WHERE l.category_id = ${scope.categoryId}::uuid AND l.email_hash = e.email_hash AND ${where}
          LIMIT 1) hit
        WHERE e.list_id = ${list.id}::uuid`);
   }
   if (list.domains) {
     branches.push(Prisma.sql`SELECT hit.id FROM suppression_domains d CROSS JOIN LATERAL (
         SELECT l.id FROM leads l
-         WHERE l.category_id = ${scope.categoryId}::uuid AND split_part(l.email, '@', -1) = d.domain AND ${where}) hit
+         WHERE l.category_id = ${scope.categoryId}::uuid AND l.email_domain = d.domain AND ${where}) hit
        WHERE d.list_id = ${list.id}::uuid`);
   }
   if (branches.length === 0) return 0;

@@ -328,8 +328,8 @@ describe("schema and migrations", () => {
         "suppression_emails unique list_id, email_hash",
         "suppression_domains unique list_id, domain",
         "suppression_lists expires_at",
-        "leads category_id, email_sha256(email)",
-        "leads category_id, split_part(email, '@'::text, '-1'::integer)",
+        "leads category_id, email_hash",
+        "leads category_id, email_domain",
       ]),
     );
 
