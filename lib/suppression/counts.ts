@@ -25,11 +25,7 @@ export type ListScope = { categoryId: string; country: Location; segment: Segmen
  * lead of a category (its unique key), so LIMIT 1 keeps that probe a single index lookup. The
  * planner prices 100,000 probes high enough to compile them (JIT), which costs more than they do.
  */
-export async function listedLeads(
-  list: OwnedList,
-  scope: ListScope,
-  notIds: bigint[] = [],
-): Promise<number> {
+export async function listedLeads(list: OwnedList, scope: ListScope, notIds: bigint[] = []): Promise<number> {
   // Unqualified facet columns name the lead's: the list tables have none.
   const where = Prisma.sql`l.country = ${scope.country}::"Country"
     AND lead_sellable(l.quarantined_at, l.email_status)

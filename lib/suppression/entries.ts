@@ -61,50 +61,60 @@ export type ListEntries = {
 const takes = (column: Column) => column.emailCells + column.domainCells >= Math.max(1, column.others);
 const ofEmails = (column: Column) => column.emailCells >= column.domainCells;
 
-/** Reads the rows into entries; 400 for a file with no rows, no entry column or too many entries. */
-export async function listEntries(rows: AsyncIterable<ListRow>): Promise<ListEntries> {
-  const columns = new Map<string, Column>();
+function newColumn(): Column {
+  return {
+    header: "",
+    emails: new Set(),
+    hashes: new Set(),
+    domains: new Set(),
+    emailCells: 0,
+    domainCells: 0,
+    others: 0,
+  };
+}
+
+function addCell(column: Column, cell: string, entry: Entry | null): void {
+  if (!entry) {
+    if (cell.trim()) column.others += 1;
+    return;
+  }
+  // A column past the limit is not kept whole: it can only end in a refusal.
+  const full = column.emails.size + column.hashes.size + column.domains.size > MAX_LIST_ENTRIES;
+  if (entry.kind === "domain") {
+    column.domainCells += 1;
+    if (!full) column.domains.add(entry.domain);
+  } else {
+    column.emailCells += 1;
+    if (!full) column[entry.kind === "email" ? "emails" : "hashes"].add(entry.hash);
+  }
+}
+
+/**
+ * Reads the rows (in batches) into entries; 400 for a file with no rows, no entry column or too
+ * many entries.
+ */
+export async function listEntries(batches: AsyncIterable<ListRow[]>): Promise<ListEntries> {
+  // Per table, its columns by position and how many rows it had.
+  const tables: Column[][] = [];
+  const rowsOf: number[] = [];
   let seenRows = 0;
-  let lastTable = -1;
-  for await (const { table, cells } of rows) {
-    seenRows += 1;
-    const first = table !== lastTable;
-    lastTable = table;
-    cells.slice(0, MAX_COLUMNS).forEach((cell, index) => {
-      const key = `${table}:${index}`;
-      let column = columns.get(key);
-      const entry = readCell(cell);
-      if (!column) {
-        column = {
-          header: "",
-          emails: new Set(),
-          hashes: new Set(),
-          domains: new Set(),
-          emailCells: 0,
-          domainCells: 0,
-          others: 0,
-        };
-        columns.set(key, column);
-        // A first row's cell that holds no entry names its column.
-        if (first && !entry) return void (column.header = cell);
+  for await (const rows of batches) {
+    for (const { table, cells } of rows) {
+      seenRows += 1;
+      const first = (rowsOf[table] = (rowsOf[table] ?? 0) + 1) === 1;
+      const columns = (tables[table] ??= []);
+      const width = Math.min(cells.length, MAX_COLUMNS);
+      for (let index = 0; index < width; index++) {
+        const entry = readCell(cells[index]);
+        const column = (columns[index] ??= newColumn());
+        // A table's first row's cell that holds no entry names its column.
+        if (first && !entry) column.header = cells[index];
+        else addCell(column, cells[index], entry);
       }
-      if (!entry) {
-        if (cell.trim()) column.others += 1;
-        return;
-      }
-      // A column past the limit is not kept whole: it can only end in a refusal.
-      const size = column.emails.size + column.hashes.size + column.domains.size;
-      if (entry.kind === "domain") {
-        column.domainCells += 1;
-        if (size <= MAX_LIST_ENTRIES) column.domains.add(entry.domain);
-      } else {
-        column.emailCells += 1;
-        if (size <= MAX_LIST_ENTRIES) column[entry.kind === "email" ? "emails" : "hashes"].add(entry.hash);
-      }
-    });
+    }
   }
   if (seenRows === 0) throw badRequest("The file is empty", { file: "The file is empty" });
-  const candidates = [...columns.values()].filter(takes);
+  const candidates = tables.flat().filter(takes);
   const chosen = candidates.some(ofEmails)
     ? candidates.filter((column) => ofEmails(column) || /domain/i.test(column.header))
     : candidates;

@@ -160,8 +160,8 @@ function sheetRowsOf(shared: string[]): (parser: SaxesParser) => () => string[][
   };
 }
 
-/** The rows of every sheet of the workbook, each sheet its own table. */
-export async function* xlsxRows(bytes: Buffer): AsyncGenerator<ListRow> {
+/** The rows of every sheet of the workbook, each sheet its own table, a chunk's rows at a time. */
+export async function* xlsxRows(bytes: Buffer): AsyncGenerator<ListRow[]> {
   const zip = await openZip(bytes);
   try {
     const entries = await zipEntries(zip);
@@ -179,7 +179,7 @@ export async function* xlsxRows(bytes: Buffer): AsyncGenerator<ListRow> {
     if (strings) for await (const items of parsePart(zip, strings, sharedStringsOf)) shared.push(...items);
     for (const [table, sheet] of sheets.entries()) {
       for await (const rows of parsePart(zip, sheet, sheetRowsOf(shared))) {
-        for (const cells of rows) yield { table, cells };
+        if (rows.length) yield rows.map((cells) => ({ table, cells }));
       }
     }
   } finally {
