@@ -139,7 +139,7 @@ export function OrderDetails({ orderKey, order, now }: { orderKey: string; order
       </dl>
       {order.excluded && (
         <p className="text-sm text-muted-foreground" data-testid="order-excluded">
-          Never paid twice: {order.excluded}.
+          {order.excluded}.
         </p>
       )}
       <section aria-labelledby="order-downloads" className="space-y-3">

@@ -160,6 +160,18 @@ describe("buying with a list", () => {
     expect(answer.body.packages.starter.available).toBe(3000 - all.size >= 1000);
     // Another country's leads are not the list's: none of it is in the UK.
     expect((await availability(id, OWNER, "location=UK")).body).toMatchObject({ count: 400, removed: 0 });
+    // In a segment: the segment's count, and only its listed leads.
+    const { rows } = await pool().query<{ facet_seniority: string; email: string }>(
+      "SELECT facet_seniority, email FROM leads WHERE category_id = $1 AND country = 'USA'",
+      [category],
+    );
+    const seniority = rows[0].facet_seniority;
+    const inSegment = rows.filter((row) => row.facet_seniority === seniority).map((row) => row.email);
+    const segmented = await availability(id, OWNER, `location=USA&seniority=${seniority}`);
+    expect(segmented.body).toMatchObject({
+      count: inSegment.length,
+      removed: inSegment.filter((email) => all.has(email)).length,
+    });
 
     // 3,000 - 1,000 bought - the list's others (1,200 and the domain's unbought) leaves fewer than 1,000.
     const before = await db().order.count();
