@@ -71,13 +71,10 @@ export const FRESH_ORDER = Prisma.sql`sold, verified_at DESC, shuffle`;
 /**
  * Run before freshLeadsQuery in its transaction. A long `notIds` list is hashed, but the planner
  * prices it as compared element by element, so its estimate would call in JIT compilation, which
- * costs more than the whole allocation. An exclusion list's keys are hashed only when the planner
- * expects the hash to fit in work_mem (twice it): the default 4 MB is about 120,000 keys, too close
- * to the 100,000 a list may hold; past it each lead would scan the list.
+ * costs more than the whole allocation.
  */
 export async function prepareAllocation(tx: Tx): Promise<void> {
   await tx.$executeRaw`SET LOCAL jit = off`;
-  await tx.$executeRaw`SET LOCAL work_mem = '64MB'`;
 }
 
 /** Allocates an order's leads once, at its first payment: positions in FRESH_ORDER. */
@@ -118,12 +115,12 @@ export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.
   // scans the category). Exact: neither side is ever NULL. None for a kind the list lacks.
   const list = filter.notListed;
   if (list?.emails) {
-    where.push(Prisma.sql`leads.email_hash NOT IN (SELECT s.email_hash FROM suppression_emails s
-      WHERE s.list_id = ${list.id}::uuid)`);
+    where.push(Prisma.sql`leads.email_hash NOT IN (SELECT unnest(email_keys) FROM suppression_lists
+      WHERE suppression_lists.id = ${list.id}::uuid)`);
   }
   if (list?.domains) {
-    where.push(Prisma.sql`leads.email_domain NOT IN (SELECT s.domain FROM suppression_domains s
-      WHERE s.list_id = ${list.id}::uuid)`);
+    where.push(Prisma.sql`leads.email_domain NOT IN (SELECT unnest(domain_keys) FROM suppression_lists
+      WHERE suppression_lists.id = ${list.id}::uuid)`);
   }
   const conditions = Prisma.join(where, " AND ");
   const shuffle = filter.orderId

@@ -33,17 +33,21 @@ export async function listedLeads(list: OwnedList, scope: ListScope, notIds: big
     AND l.id <> ALL(${notIds}::bigint[])`;
   const branches: Prisma.Sql[] = [];
   if (list.emails) {
-    branches.push(Prisma.sql`SELECT hit.id FROM suppression_emails e CROSS JOIN LATERAL (
+    branches.push(Prisma.sql`SELECT hit.id FROM suppression_lists s
+      CROSS JOIN LATERAL unnest(s.email_keys) AS e(email_hash)
+      CROSS JOIN LATERAL (
         SELECT l.id FROM leads l
          WHERE l.category_id = ${scope.categoryId}::uuid AND l.email_hash = e.email_hash AND ${where}
          LIMIT 1) hit
-       WHERE e.list_id = ${list.id}::uuid`);
+       WHERE s.id = ${list.id}::uuid`);
   }
   if (list.domains) {
-    branches.push(Prisma.sql`SELECT hit.id FROM suppression_domains d CROSS JOIN LATERAL (
+    branches.push(Prisma.sql`SELECT hit.id FROM suppression_lists s
+      CROSS JOIN LATERAL unnest(s.domain_keys) AS d(domain)
+      CROSS JOIN LATERAL (
         SELECT l.id FROM leads l
          WHERE l.category_id = ${scope.categoryId}::uuid AND l.email_domain = d.domain AND ${where}) hit
-       WHERE d.list_id = ${list.id}::uuid`);
+       WHERE s.id = ${list.id}::uuid`);
   }
   if (branches.length === 0) return 0;
   return transaction(async (tx) => {

@@ -1,10 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
-import { pipeline } from "node:stream/promises";
-import type { PoolClient } from "pg";
-import { from as copyFrom } from "pg-copy-streams";
 import { db, pool, type Tx } from "@/lib/db";
 import { AppError, FileTooLargeError, notFound } from "@/lib/errors";
 import type { Caller } from "@/lib/limits/caller";
@@ -12,7 +8,6 @@ import { assertWithinLimit } from "@/lib/limits/throttle";
 import { consumeFile, type FormBody, type UploadLimits } from "@/lib/limits/uploads";
 import type { SuppressionListAnswer } from "@/lib/schemas/suppression";
 import { listEntries } from "@/lib/suppression/entries";
-import { pgTransaction } from "@/lib/pg-transaction";
 import { listRows } from "@/lib/suppression/read-file";
 
 // Exclusion lists (docs/product-rules.md, "Exclusion lists"): read from an upload, kept as email
@@ -55,56 +50,26 @@ export async function createSuppressionList(body: FormBody, caller: Caller): Pro
   const bytes = await consumeFile(body, "file", "Choose a CSV, XLSX or text file", buffer);
   const { hashes, domains, counts } = await listEntries(listRows(bytes));
   const expiresAt = new Date(Date.now() + LIST_HOURS * HOUR_MS);
-  const id = await pgTransaction(pool(), async (client) => {
-    const { rows } = await client.query<{ id: string }>(
-      `INSERT INTO suppression_lists (owner, expires_at, entries, emails, domains, hashes, ignored)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-      [
-        ownerOf(caller),
-        expiresAt,
-        counts.entries,
-        counts.emails,
-        counts.domains,
-        counts.hashes,
-        counts.ignored,
-      ],
-    );
-    const listId = rows[0].id;
-    // Hex digests as COPY's text form of bytea; domains hold nothing COPY escapes.
-    await copyLines(
-      client,
-      "suppression_emails (list_id, email_hash)",
+  // The digests as hex (decoded in SQL): one row holds the whole list.
+  const { rows } = await pool().query<{ id: string }>(
+    `INSERT INTO suppression_lists
+       (owner, expires_at, entries, emails, domains, hashes, ignored, email_keys, domain_keys)
+     VALUES ($1, $2, $3, $4, $5, $6, $7,
+             ARRAY(SELECT decode(hash, 'hex') FROM unnest($8::text[]) AS hash), $9::text[])
+     RETURNING id`,
+    [
+      ownerOf(caller),
+      expiresAt,
+      counts.entries,
+      counts.emails,
+      counts.domains,
+      counts.hashes,
+      counts.ignored,
       hashes,
-      (hash) => `${listId}\t\\\\x${hash}\n`,
-    );
-    await copyLines(
-      client,
-      "suppression_domains (list_id, domain)",
       domains,
-      (domain) => `${listId}\t${domain}\n`,
-    );
-    return listId;
-  });
-  return { success: true, suppressionListId: id, ...counts, expiresAt: expiresAt.toISOString() };
-}
-
-/** COPYs the values (sorted, so the key's index is written in order), a chunk of lines at a time. */
-async function copyLines(
-  client: PoolClient,
-  target: string,
-  values: string[],
-  line: (value: string) => string,
-) {
-  if (values.length === 0) return;
-  values.sort();
-  const chunks = function* () {
-    for (let at = 0; at < values.length; at += 5000)
-      yield values
-        .slice(at, at + 5000)
-        .map(line)
-        .join("");
-  };
-  await pipeline(Readable.from(chunks()), client.query(copyFrom(`COPY ${target} FROM STDIN`)));
+    ],
+  );
+  return { success: true, suppressionListId: rows[0].id, ...counts, expiresAt: expiresAt.toISOString() };
 }
 
 /** A list as filters and counts take it: which kinds of entries it holds. */

@@ -253,13 +253,11 @@ describe("expiry", () => {
     expect(await db().suppressionList.count({ where: { id: unused } })).toBe(1);
     await deleteExpiredLists(new Date(now + 25 * 3600_000));
     expect(await db().suppressionList.count({ where: { id: unused } })).toBe(0);
-    expect(await db().suppressionEmail.count({ where: { listId: unused } })).toBe(0);
     expect(await db().suppressionList.count({ where: { id: kept } })).toBe(1);
 
     await deleteExpiredLists(new Date(now + 31 * 86_400_000));
     expect(await db().suppressionList.count()).toBe(0);
     const after = await db().order.findUniqueOrThrow({ where: { id: order.id } });
     expect(after).toMatchObject({ suppressionListId: null, excludedListed: order.excludedListed });
-    expect(await db().suppressionEmail.count()).toBe(0);
   });
 });

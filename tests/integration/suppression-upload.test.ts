@@ -48,7 +48,7 @@ const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 
 async function storedHashes(listId: string): Promise<string[]> {
   const { rows } = await pool().query<{ hash: string }>(
-    "SELECT encode(email_hash, 'hex') AS hash FROM suppression_emails WHERE list_id = $1 ORDER BY 1",
+    "SELECT encode(hash, 'hex') AS hash FROM suppression_lists, unnest(email_keys) AS hash WHERE id = $1 ORDER BY 1",
     [listId],
   );
   return rows.map((row) => row.hash);
@@ -84,7 +84,7 @@ describe("reading a list", () => {
     const answer = await upload(csv);
     expect(answer.body).toMatchObject({ entries: 4, emails: 2, domains: 2, ignored: 0 });
     const { rows } = await pool().query<{ domain: string }>(
-      "SELECT domain FROM suppression_domains WHERE list_id = $1 ORDER BY 1",
+      "SELECT domain FROM suppression_lists, unnest(domain_keys) AS domain WHERE id = $1 ORDER BY 1",
       [answer.body.suppressionListId],
     );
     expect(rows.map((row) => row.domain)).toEqual(["acme.example", "engines.co.uk"]);
@@ -134,8 +134,8 @@ describe("reading a list", () => {
   it("stores no address: only 32-byte hashes and domains", async () => {
     const answer = await upload("someone.private@secret-domain.example\n");
     const { rows } = await pool().query<{ n: number }>(
-      `SELECT ((SELECT count(*) FROM suppression_emails WHERE octet_length(email_hash) <> 32)
-            + (SELECT count(*) FROM suppression_domains WHERE domain LIKE '%@%')
+      `SELECT ((SELECT count(*) FROM suppression_lists, unnest(email_keys) AS hash WHERE octet_length(hash) <> 32)
+            + (SELECT count(*) FROM suppression_lists, unnest(domain_keys) AS domain WHERE domain LIKE '%@%')
             + (SELECT count(*) FROM suppression_lists WHERE owner !~ '^[0-9a-f]{64}$'))::int AS n`,
     );
     expect(rows[0].n).toBe(0);

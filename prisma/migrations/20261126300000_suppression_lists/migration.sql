@@ -25,27 +25,15 @@ CREATE TABLE "suppression_lists" (
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     -- The upkeep deletes the list from then on: 24 hours after upload, later once orders use it.
     "expires_at" TIMESTAMPTZ(3) NOT NULL,
+    -- The entries, each once: SHA-256 digests of the emails (and the hashes given), and domains.
+    -- One value each, read whole by the statements that use them (allocation hashes them once),
+    -- so an upload writes one row, not an indexed row per entry.
+    "email_keys" BYTEA[] NOT NULL,
+    "domain_keys" TEXT[] NOT NULL,
 
     CONSTRAINT "suppression_lists_pkey" PRIMARY KEY ("id")
 );
 CREATE INDEX "suppression_lists_expires_at_idx" ON "suppression_lists"("expires_at");
-
--- The keys are the anti-joins' probes: (list, hash) and (list, domain).
-CREATE TABLE "suppression_emails" (
-    "list_id" UUID NOT NULL,
-    "email_hash" BYTEA NOT NULL,
-
-    CONSTRAINT "suppression_emails_pkey" PRIMARY KEY ("list_id","email_hash"),
-    CONSTRAINT "suppression_emails_list_id_fkey" FOREIGN KEY ("list_id") REFERENCES "suppression_lists"("id") ON DELETE CASCADE ON UPDATE CASCADE
-);
-
-CREATE TABLE "suppression_domains" (
-    "list_id" UUID NOT NULL,
-    "domain" TEXT NOT NULL,
-
-    CONSTRAINT "suppression_domains_pkey" PRIMARY KEY ("list_id","domain"),
-    CONSTRAINT "suppression_domains_list_id_fkey" FOREIGN KEY ("list_id") REFERENCES "suppression_lists"("id") ON DELETE CASCADE ON UPDATE CASCADE
-);
 
 -- The order's list, and how many of the category's leads it left out (counted at create, past the
 -- buyer's earlier purchases): shown with excluded_bought.
