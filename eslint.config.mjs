@@ -15,6 +15,7 @@ const domains = [
   "orders",
   "privacy",
   "segments",
+  "suppression",
 ];
 
 export default defineConfig([

@@ -1,8 +1,11 @@
 // npm run bench:allocation - the cost of fair allocation, in a throw-away database: a premium
 // order's allocation (20,000 leads of a 1,000,000-lead category: least sold first, none of the 50
-// earlier orders of its buyer's email) against today's plain allocation of the same package (most
-// recently verified first, no sold counter, no exclusions), alternated in one run, each in a
-// transaction rolled back. Prints `ratio premium_allocation_vs_plain=N` (target: at most 2).
+// earlier orders of its buyer's email, none its 100,000-entry exclusion list names) against today's
+// plain allocation of the same package (most recently verified first, no sold counter, no
+// exclusions), alternated in one run, each in a transaction rolled back. Prints
+// `ratio premium_allocation_vs_plain=N` (target: at most 2), and the seconds an upload of a
+// 100,000-address list takes to read, hash and store (`ratio list_upload_100k_s=N`, target: under 2).
+import { Readable } from "node:stream";
 import { Pool } from "pg";
 import { createTestDatabase } from "../tests/support/database";
 import { median } from "./bench-stats";
@@ -12,11 +15,15 @@ const PREMIUM = 20_000;
 const EARLIER_ORDERS = 50;
 const RUNS = 5;
 const BUYER = "returning.buyer@example.com";
+const LIST_ENTRIES = 100_000;
+/** Every this many of the category's leads is on the buyer's list; the rest of it is elsewhere. */
+const LISTED_EVERY = 100;
 
 const database = await createTestDatabase("leadmarket_allocation_bench");
 process.env.DATABASE_URL = database.url;
 const { closeDatabase, transaction } = await import("../lib/db");
 const { allocateLeads } = await import("../lib/orders/settle");
+const { createSuppressionList } = await import("../lib/suppression/lists");
 
 /**
  * One category of CATEGORY_LEADS USA leads, 20 per company domain, verified on one of the last 120
@@ -43,6 +50,7 @@ type BenchOrder = {
   location: "USA";
   segment: null;
   buyerEmail: string;
+  suppressionListId: string | null;
 };
 
 async function newOrder(pool: Pool, categoryId: string, leadCount: number): Promise<BenchOrder> {
@@ -51,7 +59,40 @@ async function newOrder(pool: Pool, categoryId: string, leadCount: number): Prom
      VALUES ($1, 'Bench', $2, $3, 0, $4, now(), 'finished') RETURNING id`,
     [categoryId, leadCount === PREMIUM ? "premium" : "starter", leadCount, BUYER],
   );
-  return { id: rows[0].id, categoryId, leadCount, location: "USA", segment: null, buyerEmail: BUYER };
+  return {
+    id: rows[0].id,
+    categoryId,
+    leadCount,
+    location: "USA",
+    segment: null,
+    buyerEmail: BUYER,
+    suppressionListId: null,
+  };
+}
+
+/**
+ * A CSV of LIST_ENTRIES addresses as a buyer would upload it (a name beside each): one in
+ * LISTED_EVERY of the category's leads, the rest addresses the category does not hold.
+ */
+function listFile(): Buffer {
+  const lines = ["Name,Email"];
+  for (let g = LISTED_EVERY; g <= CATEGORY_LEADS; g += LISTED_EVERY) {
+    lines.push(`Listed ${g},person${g}@company${Math.floor(g / 20)}.example`);
+  }
+  for (let i = 0; lines.length <= LIST_ENTRIES; i++)
+    lines.push(`Other ${i},someone${i}@elsewhere${i % 500}.example`);
+  return Buffer.from(lines.join("\n"));
+}
+
+/** Uploads the list as the route hands it over; answers its id and the seconds it took. */
+async function uploadList(file: Buffer, run: number): Promise<{ id: string; seconds: number }> {
+  const started = process.hrtime.bigint();
+  const parts = (async function* () {
+    yield { name: "file", fileName: "customers.csv", file: Readable.from([file]) };
+  })();
+  const answer = await createSuppressionList({ parts }, { clientIp: `10.9.0.${run}` });
+  if (answer.entries !== LIST_ENTRIES) throw new Error(`Stored ${answer.entries} of ${LIST_ENTRIES} entries`);
+  return { id: answer.suppressionListId, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
 }
 
 class Rollback extends Error {}
@@ -87,10 +128,17 @@ async function main(): Promise<void> {
       const order = await newOrder(pool, category, 1000);
       await transaction((tx) => allocateLeads(tx, order), 120_000);
     }
+    const file = listFile();
+    const uploads: { id: string; seconds: number }[] = [];
+    for (let run = 0; run < 3; run++) uploads.push(await uploadList(file, run));
     await pool.query("VACUUM ANALYZE");
 
     const plainOrder = await newOrder(pool, category, PREMIUM);
-    const premiumOrder = await newOrder(pool, category, PREMIUM);
+    const premiumOrder = { ...(await newOrder(pool, category, PREMIUM)), suppressionListId: uploads[0].id };
+    await pool.query("UPDATE orders SET suppression_list_id = $1 WHERE id = $2", [
+      uploads[0].id,
+      premiumOrder.id,
+    ]);
     const plainMs: number[] = [];
     const premiumMs: number[] = [];
     for (let run = 0; run < RUNS; run++) {
@@ -113,9 +161,14 @@ async function main(): Promise<void> {
       `Plain allocation of ${PREMIUM.toLocaleString("en-US")} leads: median ${plain.toFixed(1)} ms of ${RUNS}`,
     );
     console.log(
-      `Premium allocation (${EARLIER_ORDERS} earlier orders of the buyer): median ${premium.toFixed(1)} ms of ${RUNS}`,
+      `Premium allocation (${EARLIER_ORDERS} earlier orders of the buyer, a ${LIST_ENTRIES.toLocaleString("en-US")}-entry list): median ${premium.toFixed(1)} ms of ${RUNS}`,
+    );
+    const upload = median(uploads.map((run) => run.seconds));
+    console.log(
+      `List upload of ${LIST_ENTRIES.toLocaleString("en-US")} addresses (CSV, ${(file.length / 1024 / 1024).toFixed(1)} MB): median ${upload.toFixed(2)} s of ${uploads.length}`,
     );
     console.log(`ratio premium_allocation_vs_plain=${(premium / plain).toFixed(2)}`);
+    console.log(`ratio list_upload_100k_s=${upload.toFixed(2)}`);
   } finally {
     await pool.end();
     await closeDatabase();

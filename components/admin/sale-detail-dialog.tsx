@@ -35,6 +35,7 @@ function Facts({ sale }: { sale: SaleDetailDto }) {
   const rows: [string, string | null][] = [
     ["Category", sale.leadTitle],
     ["Segment", sale.segment || null],
+    ["Excluded", sale.excluded || null],
     ["Package", `${packageLabel(sale.packageType)} (${sale.leadCount.toLocaleString("en-US")} leads)`],
     ["Price", formatUsd(sale.amount)],
     ["Received", received],

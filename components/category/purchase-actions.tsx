@@ -6,6 +6,7 @@ import {
   PurchaseStart,
   PurchaseWaiting,
 } from "@/components/category/purchase-views";
+import { useExclusionList } from "@/components/category/use-exclusion-list";
 import { usePurchase, type PurchaseProps } from "@/components/category/use-purchase";
 
 /**
@@ -13,7 +14,7 @@ import { usePurchase, type PurchaseProps } from "@/components/category/use-purch
  * Rendered with a key per category, package and location, so each card starts afresh.
  */
 export function PurchaseActions(props: PurchaseProps) {
-  const purchase = usePurchase(props);
+  const purchase = usePurchase(props, useExclusionList(props));
   const { phase, payment } = purchase;
   if (phase === "complete" && payment) return <PurchaseComplete payment={payment} {...props} />;
   if (phase === "closed" && payment)

@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
+import { ExclusionListField } from "@/components/category/exclusion-list";
 import type { Purchase, PurchaseProps } from "@/components/category/use-purchase";
 import { DEFAULT_LOCATION, LOCATION_NAMES } from "@/lib/categories/location";
 import { downloadUrl, type PaymentContext } from "@/lib/client/use-payment";
@@ -133,9 +134,10 @@ export function PurchaseStart({
   segment,
 }: { purchase: Purchase } & PurchaseProps) {
   const { emailError, createError } = purchase;
+  const tooFewInCategory = category.count < pkg.leadCount;
   return (
     <div className="space-y-2">
-      {purchase.unavailable && (
+      {tooFewInCategory && (
         <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" role="note">
           Not available: {category.title} has {category.count.toLocaleString("en-US")} leads
           {segment ? " in this segment" : ""}
@@ -143,6 +145,7 @@ export function PurchaseStart({
           {pkg.leadsLabel} this package includes. Choose a smaller package or request custom leads.
         </p>
       )}
+      {!tooFewInCategory && <ExclusionListField exclusion={purchase.exclusion} inSegment={!!segment} />}
       <div className="space-y-1.5">
         <Label htmlFor="buyer-email">Email me my download link</Label>
         <Input
@@ -174,7 +177,11 @@ export function PurchaseStart({
         aria-busy={purchase.creating}
       >
         {purchase.creating && <Spinner size="sm" />}
-        {purchase.unavailable ? "Not available in this category" : "Buy Now"}
+        {tooFewInCategory
+          ? "Not available in this category"
+          : purchase.unavailable
+            ? "Too few leads left after your list"
+            : "Buy Now"}
       </Button>
       {createError && (
         <p className="text-sm text-destructive" role="alert">

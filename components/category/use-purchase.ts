@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { forgetProviderReturn, readProviderReturn } from "@/components/category/provider-return";
+import type { ExclusionList } from "@/components/category/use-exclusion-list";
 import { toast } from "@/components/ui/use-toast";
 import type { Location } from "@/lib/categories/location";
 import { HttpError } from "@/lib/client/fetcher";
@@ -54,8 +55,9 @@ function reportCheckFailure(): void {
  * The purchase's state machine: Buy Now, the payment's status (automatic checks, Check Status,
  * a provider return, a payment resumed from this session) and the one automatic download once
  * paid. The card is rendered with a key per category, package and location, so each starts afresh.
+ * Buy Now sends the buyer's exclusion list, and is off while the list leaves too few leads.
  */
-export function usePurchase({ category, pkg, location, segment }: PurchaseProps) {
+export function usePurchase({ category, pkg, location, segment }: PurchaseProps, exclusion: ExclusionList) {
   const createPayment = useCreatePayment();
   // Per-call callbacks of a mutation do not run once the card is gone, so a late answer cannot
   // download or toast on another package's card.
@@ -68,7 +70,7 @@ export function usePurchase({ category, pkg, location, segment }: PurchaseProps)
   const [email, setEmail] = useState("");
   const [createError, setCreateError] = useState<string | null>(null);
   const [emailError, setEmailError] = useState<string | null>(null);
-  const unavailable = category.count < pkg.leadCount;
+  const unavailable = category.count < pkg.leadCount || exclusion.tooFew(pkg.leadCount);
   // False in the server render: Buy Now stays disabled until the click handler exists.
   const hydrated = useSyncExternalStore(
     noSubscription,
@@ -204,6 +206,7 @@ export function usePurchase({ category, pkg, location, segment }: PurchaseProps)
         location,
         ...(segment ? { segment } : {}),
         ...(email.trim() ? { email: email.trim() } : {}),
+        ...(exclusion.list ? { suppressionListId: exclusion.list.suppressionListId } : {}),
       },
       {
         onSuccess: (created) => {
@@ -235,6 +238,7 @@ export function usePurchase({ category, pkg, location, segment }: PurchaseProps)
           const fields = error instanceof HttpError ? error.errors : undefined;
           setEmailError(fields?.email ?? null);
           setCreateError(error instanceof HttpError ? (error.serverMessage ?? null) : null);
+          if (error instanceof HttpError && error.status === 404) exclusion.remove();
           toast({
             title: "Payment Error",
             description: "There was a problem initiating your payment. Please try again.",
@@ -272,6 +276,7 @@ export function usePurchase({ category, pkg, location, segment }: PurchaseProps)
     status,
     polling,
     unavailable,
+    exclusion,
     hydrated,
     email,
     setEmail,

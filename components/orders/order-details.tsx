@@ -137,6 +137,11 @@ export function OrderDetails({ orderKey, order, now }: { orderKey: string; order
           </div>
         ))}
       </dl>
+      {order.excluded && (
+        <p className="text-sm text-muted-foreground" data-testid="order-excluded">
+          {order.excluded}.
+        </p>
+      )}
       <section aria-labelledby="order-downloads" className="space-y-3">
         <h3 id="order-downloads" className="font-semibold">
           Downloads

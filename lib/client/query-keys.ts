@@ -24,3 +24,9 @@ export const adminKeys = {
 
 /** One run of a purchase card's automatic status checks (its data is the run's progress). */
 export const paymentPollKey = (paymentId: string, run: number) => ["payment-poll", paymentId, run] as const;
+
+/** What an exclusion list removes from a category's country and segment (`filters`: the query string). */
+export const suppressionKeys = {
+  availability: (listId: string, categoryId: string, location: string, filters: string) =>
+    ["suppression-availability", listId, categoryId, location, filters] as const,
+};

@@ -26,6 +26,8 @@ export type FreshLeadFilter = {
   orderId?: string;
   /** The order's buyer email: what it bought before (boughtIds()) is never delivered to it again. */
   boughtBy?: string;
+  /** The buyer's exclusion list (lib/suppression), by which kinds it holds: no lead it names. */
+  notListed?: { id: string; emails: boolean; domains: boolean } | null;
 };
 
 /**
@@ -33,7 +35,7 @@ export type FreshLeadFilter = {
  * those whose email an order of another category delivered (boughtElsewhere()). An order's leads
  * are of its category. Duplicates possible; never null.
  */
-function boughtIds(categoryId: string, buyerEmail: string): Prisma.Sql {
+export function boughtIds(categoryId: string, buyerEmail: string): Prisma.Sql {
   return Prisma.sql`SELECT ol.lead_id FROM orders o JOIN order_leads ol ON ol.order_id = o.id
      WHERE o.buyer_email = ${buyerEmail} AND o.paid_at IS NOT NULL AND o.category_id = ${categoryId}::uuid
     UNION ALL ${boughtElsewhere(categoryId, buyerEmail)}`;
@@ -152,6 +154,19 @@ export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.
   }
   if (filter.notEmails?.length) where.push(Prisma.sql`email <> ALL(${filter.notEmails}::text[])`);
   if (filter.segment) where.push(segmentSql(filter.segment));
+  // Hashed anti-joins on the list's keys, against the lead's stored email hash and domain: each
+  // key set is read and hashed once per statement, then one probe per lead, whatever the plan
+  // (a nested-loop NOT EXISTS costs an index probe per lead, a million of them when the planner
+  // scans the category). Exact: neither side is ever NULL. None for a kind the list lacks.
+  const list = filter.notListed;
+  if (list?.emails) {
+    where.push(Prisma.sql`leads.email_hash NOT IN (SELECT unnest(email_keys) FROM suppression_lists
+      WHERE suppression_lists.id = ${list.id}::uuid)`);
+  }
+  if (list?.domains) {
+    where.push(Prisma.sql`leads.email_domain NOT IN (SELECT unnest(domain_keys) FROM suppression_lists
+      WHERE suppression_lists.id = ${list.id}::uuid)`);
+  }
   const conditions = Prisma.join(where, " AND ");
   const { categoryId, boughtBy } = filter;
   const notSold = Prisma.sql`id NOT IN (SELECT lead_id FROM lead_sales WHERE category_id = ${categoryId}::uuid

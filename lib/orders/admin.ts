@@ -7,7 +7,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { queueReceipt } from "@/lib/orders/notify";
 import { getPaymentProvider } from "@/lib/payments";
 import { applyGivenPayment, refreshFromProvider } from "@/lib/orders/sync";
-import { orderViewSelect, toOrderView } from "@/lib/orders/view";
+import { describeExclusions, orderViewSelect, toOrderView } from "@/lib/orders/view";
 import { CLOSED_STATUSES } from "@/lib/orders/status";
 import { describeSegment, type Segment } from "@/lib/segments/vocabularies";
 import type { SaleDetailDto, SaleDto, SaleFilter, SalesListQuery } from "@/lib/schemas/admin";
@@ -88,6 +88,7 @@ export async function getSaleDetail(id: string): Promise<SaleDetailDto> {
     receiptSentAt: row.receiptSentAt?.toISOString() ?? null,
     checkedAt: row.checkedAt?.toISOString() ?? null,
     lastError: row.lastError,
+    excluded: describeExclusions(row),
     history: row.events.map((event) => ({
       status: event.status,
       note: event.note,

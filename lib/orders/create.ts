@@ -14,6 +14,8 @@ import type { CreatePaymentAnswer } from "@/lib/schemas/payment";
 import { segmentCounts } from "@/lib/segments/counts";
 import type { Segment } from "@/lib/segments/vocabularies";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { listedLeads } from "@/lib/suppression/counts";
+import { keepList, ownedList } from "@/lib/suppression/lists";
 
 // Creating an order: the order row first, then the provider's invoice for it.
 
@@ -27,6 +29,9 @@ const NOT_CONFIGURED =
 // An open checkout of the same browser, category and package is handed back instead of a new
 // invoice while it can still be paid: nothing paid, no payment started, younger than a day.
 const REUSABLE_FOR_MS = 24 * 3600 * 1000;
+// An order's exclusion list outlives its checkout: an order can be paid for a day, and a late
+// confirmation still allocates (docs/product-rules.md, "Exclusion lists").
+const LIST_KEPT_FOR_MS = 48 * 3600 * 1000;
 
 export type CreatePaymentInput = {
   categoryId: string;
@@ -35,6 +40,8 @@ export type CreatePaymentInput = {
   /** Only leads of this segment fill the order (lib/segments); null or absent: the whole list. */
   segment?: Segment | null;
   email?: string;
+  /** The caller's exclusion list (lib/suppression): none of its contacts is delivered. */
+  suppressionListId?: string;
 };
 
 /**
@@ -62,13 +69,21 @@ export async function createPayment(
   if (available < pkg.leadCount) {
     throw conflict(`${category.title} has ${n(available)} leads${where}, ${fewer}`);
   }
-  // Leads the buyer's email bought before are never delivered again: counted before any invoice.
-  const bought = input.email
-    ? await countBoughtBefore({ categoryId: category._id, country: location, segment }, input.email)
-    : 0;
+  // Leads the buyer's email bought before, and those their list names, are never delivered:
+  // counted before any invoice, each once.
+  const scope = { categoryId: category._id, country: location, segment };
+  const list = input.suppressionListId ? await ownedList(input.suppressionListId, caller) : null;
+  const bought = input.email ? await countBoughtBefore(scope, input.email) : 0;
   if (available - bought < pkg.leadCount) {
     throw conflict(
       `${category.title} has ${n(available)} leads${where}; you bought ${n(bought)} of them before, which leaves ${n(available - bought)}, ${fewer}`,
+    );
+  }
+  const listed = list ? await listedLeads(list, scope, input.email) : 0;
+  if (available - bought - listed < pkg.leadCount) {
+    const before = bought ? `you bought ${n(bought)} of them before and ` : "";
+    throw conflict(
+      `${category.title} has ${n(available)} leads${where}; ${before}your list removes ${n(listed)}${bought ? " more" : " of them"}, which leaves ${n(available - bought - listed)}, ${fewer}`,
     );
   }
   const provider = await getPaymentProvider();
@@ -81,6 +96,7 @@ export async function createPayment(
       packageType: pkg.id,
       location,
       segment: segment ? { equals: segment } : { equals: Prisma.DbNull },
+      suppressionListId: list?.id ?? null,
       paidAt: null,
       providerPaymentId: null,
       status: { in: ["pending", "waiting"] },
@@ -90,8 +106,17 @@ export async function createPayment(
     orderBy: { createdAt: "desc" },
     select: { id: true, downloadKey: true, invoiceUrl: true },
   });
+  if (list) await keepList(db(), list.id, new Date(Date.now() + LIST_KEPT_FOR_MS), caller);
   if (open) {
-    if (input.email) await db().order.update({ where: { id: open.id }, data: { buyerEmail: input.email } });
+    if (input.email || list) {
+      await db().order.update({
+        where: { id: open.id },
+        data: {
+          ...(input.email ? { buyerEmail: input.email } : {}),
+          ...(list ? { excludedListed: listed } : {}),
+        },
+      });
+    }
     return { success: true, paymentId: open.downloadKey, invoiceUrl: open.invoiceUrl! };
   }
 
@@ -113,6 +138,8 @@ export async function createPayment(
       amount: pkg.price,
       currency: "usd",
       buyerEmail: input.email ?? null,
+      suppressionListId: list?.id ?? null,
+      excludedListed: list ? listed : null,
       browserId: caller.browserId,
       clientIp: caller.clientIp,
       events: { create: { status: "pending", note: "Order created" } },

@@ -16,6 +16,8 @@ export type ReceiptData = {
   segment: string;
   packageType: string;
   leadCount: number;
+  /** describeExclusions' line; "" for nothing left out. */
+  excluded: string;
   amount: number;
   currency: string;
   orderUrl: string;
@@ -37,6 +39,7 @@ export function receiptMail(data: ReceiptData): Mail {
       ...(data.segment ? [`Segment: ${data.segment}`] : []),
       `Package: ${packageName}`,
       `Leads: ${data.leadCount.toLocaleString("en-US")}`,
+      ...(data.excluded ? [`${data.excluded}.`] : []),
       `Amount paid: ${amount}`,
       "",
       "Your order page, with CSV and Excel downloads:",

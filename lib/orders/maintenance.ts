@@ -9,6 +9,7 @@ import { getPaymentProvider } from "@/lib/payments";
 import { expirePrivacyRequests } from "@/lib/privacy/requests";
 import { FINAL_UNPAID_STATUSES } from "@/lib/orders/status";
 import { refreshFromProvider } from "@/lib/orders/sync";
+import { deleteExpiredLists } from "@/lib/suppression/lists";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";
 
 // Background upkeep of orders: abandoned checkouts expire, and orders whose payment the provider
@@ -70,7 +71,7 @@ export async function reconcilePendingOrders(now = new Date()): Promise<number> 
 
 /**
  * The periodic upkeep, every few minutes: orders and privacy requests, the old rows of the limits,
- * and the chunks of uploads never stored.
+ * the chunks of uploads never stored, and exclusion lists nothing needs any more.
  */
 export async function runOrderMaintenance(now = new Date()): Promise<void> {
   await expireStaleOrders(now);
@@ -80,6 +81,7 @@ export async function runOrderMaintenance(now = new Date()): Promise<void> {
   await pruneLoginAttempts();
   await pruneCustomRequestCounts();
   await pruneStagedFiles();
+  await deleteExpiredLists(now);
 }
 
 const INTERVAL_MS = RECHECK_MINUTES * 60 * 1000;

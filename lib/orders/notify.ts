@@ -4,6 +4,7 @@ import type { Tx } from "@/lib/db";
 import { queueMail } from "@/lib/mail/outbox";
 import { orderPageUrl } from "@/lib/orders/links";
 import { receiptMail, saleNotification, type SaleSummary } from "@/lib/orders/mails";
+import { describeExclusions } from "@/lib/orders/view";
 import { getNotificationRecipient } from "@/lib/settings";
 
 /**
@@ -24,6 +25,8 @@ export async function queueReceipt(tx: Tx, orderId: string): Promise<boolean> {
       currency: true,
       downloadKey: true,
       downloadExpiresAt: true,
+      excludedBought: true,
+      excludedListed: true,
     },
   });
   if (!order?.buyerEmail || !order.downloadExpiresAt) return false;
@@ -33,6 +36,7 @@ export async function queueReceipt(tx: Tx, orderId: string): Promise<boolean> {
     segment: describeSegment(order.segment as Segment | null),
     packageType: order.packageType,
     leadCount: order.leadCount,
+    excluded: describeExclusions(order),
     amount: order.amount.toNumber(),
     currency: order.currency,
     orderUrl: orderPageUrl(order.downloadKey),

@@ -18,6 +18,7 @@ import { findByKey } from "@/lib/orders/access";
 import type { OrderView } from "@/lib/orders/view";
 import type { Caller } from "@/lib/limits/caller";
 import { recordEvent } from "@/lib/orders/settle";
+import { orderList } from "@/lib/suppression/lists";
 import { normalizeEmail } from "@/lib/mail/address";
 import { getNotificationRecipient } from "@/lib/settings";
 import {
@@ -48,6 +49,7 @@ type LockedOrder = {
   segment: Segment | null;
   paid_at: Date | null;
   buyer_email: string | null;
+  suppression_list_id: string | null;
 };
 
 type Delivered = { position: number; lead_id: bigint; email: string };
@@ -100,7 +102,7 @@ async function queueShortfallMail(tx: Tx, order: LockedOrder, shortfall: number,
 }
 
 /** Replacements obey the order's allocation rules, and never repeat its leads or the reported ones. */
-function replacementFilter(order: LockedOrder, reported: string[]): FreshLeadFilter {
+async function replacementFilter(tx: Tx, order: LockedOrder, reported: string[]): Promise<FreshLeadFilter> {
   return {
     categoryId: order.category_id,
     country: order.location,
@@ -109,6 +111,7 @@ function replacementFilter(order: LockedOrder, reported: string[]): FreshLeadFil
     notEmails: reported,
     orderId: order.id,
     ...(order.buyer_email ? { boughtBy: order.buyer_email } : {}),
+    notListed: await orderList(tx, order.suppression_list_id),
   };
 }
 
@@ -164,7 +167,7 @@ export async function claimReplacement(
   return transaction(async (tx) => {
     const [order] = await tx.$queryRaw<LockedOrder[]>`
       SELECT id, category_id, lead_title, package_type::text, lead_count, location::text, segment, paid_at,
-             buyer_email
+             buyer_email, suppression_list_id
         FROM orders WHERE id = ${known.id}::uuid FOR UPDATE`;
     if (!order?.paid_at) throw notFound("Order not found");
     const closed = windowClosed(order, now);
@@ -214,7 +217,7 @@ export async function claimReplacement(
     });
     afterCommit(tx, revalidateCatalogue);
 
-    const filter = replacementFilter(order, reported);
+    const filter = await replacementFilter(tx, order, reported);
     await prepareAllocation(tx);
     const fresh = await tx.$queryRaw<{ id: bigint }[]>`
       SELECT id FROM (${freshLeadsQuery(filter, toReplace.length)}) AS fresh

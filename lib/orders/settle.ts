@@ -8,6 +8,8 @@ import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { queueReceipt, queueSaleNotification } from "@/lib/orders/notify";
 import type { ProviderPayment } from "@/lib/payments/provider";
 import { isPaidStatus, statusRank } from "@/lib/orders/status";
+import { REPLACEMENT_DAYS } from "@/lib/schemas/orders";
+import { orderList } from "@/lib/suppression/lists";
 
 const UNCOVERED_STATUS = "partially_paid";
 
@@ -52,8 +54,9 @@ export async function recordEvent(tx: Tx, orderId: string, status: string, note 
 
 /**
  * The order's leads, allocated once at its first payment (lib/leads/allocation.ts): sellable leads
- * of the order's country, least sold first, none its buyer's email bought before. Answers how many
- * were allocated and how many the buyer's earlier purchases left out.
+ * of the order's country, least sold first, none its buyer's email bought before, none its
+ * exclusion list names (kept for the replacement window). Answers how many were allocated and how
+ * many the buyer's earlier purchases left out.
  */
 export async function allocateLeads(
   tx: Tx,
@@ -64,14 +67,21 @@ export async function allocateLeads(
     location: Location;
     segment: Segment | null;
     buyerEmail: string | null;
+    suppressionListId: string | null;
   },
 ): Promise<{ allocated: number; excludedBought: number | null }> {
   const filter = { categoryId: order.categoryId, country: order.location, segment: order.segment };
   const buyer = order.buyerEmail;
   const excludedBought = buyer ? await countBoughtBefore(filter, buyer, tx) : null;
+  const keepUntil = new Date(Date.now() + REPLACEMENT_DAYS * 86_400_000);
+  const notListed = await orderList(tx, order.suppressionListId, keepUntil);
   await prepareAllocation(tx);
   const allocated = await tx.$executeRaw(
-    allocationInsert(order.id, { ...filter, ...(buyer ? { boughtBy: buyer } : {}) }, order.leadCount),
+    allocationInsert(
+      order.id,
+      { ...filter, ...(buyer ? { boughtBy: buyer } : {}), notListed },
+      order.leadCount,
+    ),
   );
   return { allocated, excludedBought };
 }
@@ -107,7 +117,7 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
     await tx.$executeRaw`SELECT 1 FROM orders WHERE id = ${orderId}::uuid FOR UPDATE`;
     const order = await tx.order.findUnique({
       where: { id: orderId },
-      select: { ...orderViewSelect, buyerEmail: true },
+      select: { ...orderViewSelect, buyerEmail: true, suppressionListId: true },
     });
     if (!order) return;
     if (order.paidAt) {

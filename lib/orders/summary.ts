@@ -2,7 +2,7 @@ import "server-only";
 import { notFound } from "@/lib/errors";
 import { findByKey } from "@/lib/orders/access";
 import type { Caller } from "@/lib/limits/caller";
-import type { OrderView } from "@/lib/orders/view";
+import { describeExclusions, type OrderView } from "@/lib/orders/view";
 import { db } from "@/lib/db";
 import { describeSegment } from "@/lib/segments/vocabularies";
 import type { OrderSummary, ReplacementSummary } from "@/lib/schemas/orders";
@@ -12,6 +12,7 @@ export function toOrderSummary(order: OrderView, replacement: ReplacementSummary
   return {
     categoryTitle: order.leadTitle,
     segment: describeSegment(order.segment),
+    excluded: order.paidAt ? describeExclusions(order) : "",
     packageType: order.packageType,
     leadCount: order.leadCount,
     amount: order.amount,

@@ -23,6 +23,8 @@ export const orderViewSelect = {
   downloadKey: true,
   downloadExpiresAt: true,
   actuallyPaidFiat: true,
+  excludedBought: true,
+  excludedListed: true,
 } as const;
 
 export type OrderView = {
@@ -43,6 +45,9 @@ export type OrderView = {
   downloadKey: string;
   downloadExpiresAt: Date | null;
   actuallyPaidFiat: number | null;
+  /** Set at payment: the category's leads the buyer's earlier purchases and exclusion list left out. */
+  excludedBought: number | null;
+  excludedListed: number | null;
 };
 
 type OrderViewRow = Omit<OrderView, "amount" | "actuallyPaidFiat" | "segment"> & {
@@ -59,6 +64,23 @@ export function toOrderView(row: OrderViewRow): OrderView {
     amount: row.amount.toNumber(),
     actuallyPaidFiat: row.actuallyPaidFiat === null ? null : row.actuallyPaidFiat.toNumber(),
   };
+}
+
+const n = (value: number) => value.toLocaleString("en-US");
+const contacts = (value: number) => `${n(value)} contact${value === 1 ? "" : "s"}`;
+
+/**
+ * What an order left out, as the order page, the receipt and the admin say it (only the parts that
+ * apply; "" for none): "1,000 contacts you bought before and 120 from your list were left out".
+ */
+export function describeExclusions(order: Pick<OrderView, "excludedBought" | "excludedListed">): string {
+  const bought = order.excludedBought ?? 0;
+  const listed = order.excludedListed ?? 0;
+  if (bought && listed)
+    return `${contacts(bought)} you bought before and ${n(listed)} from your list were left out`;
+  if (bought) return `${contacts(bought)} you bought before ${bought === 1 ? "was" : "were"} left out`;
+  if (listed) return `${contacts(listed)} from your list ${listed === 1 ? "was" : "were"} left out`;
+  return "";
 }
 
 /** The ways an order is named: its id, its download key and the provider's two ids. */

@@ -117,6 +117,8 @@ export type SaleDetailDto = SaleDto & {
   receiptSentAt: string | null;
   checkedAt: string | null;
   lastError: string | null;
+  /** What allocation left out, as the buyer is told ("" for nothing). */
+  excluded: string;
   history: { status: string; note: string; at: string }[];
 };
 

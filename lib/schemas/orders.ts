@@ -21,6 +21,8 @@ export type OrderSummary = {
   categoryTitle: string;
   /** The segment bought (describeSegment in lib/segments); "" for the whole list. */
   segment: string;
+  /** What allocation left out (the buyer's earlier purchases, their exclusion list); "" for nothing. */
+  excluded: string;
   packageType: "starter" | "standard" | "premium";
   leadCount: number;
   amount: number;

@@ -16,6 +16,8 @@ export const createPaymentBody = z
     location: z.enum(LOCATIONS, "Choose USA or UK").default(DEFAULT_LOCATION),
     // The category page's segment filters (lib/segments): only leads of the segment fill the order.
     segment: segmentBody.optional(),
+    // The buyer's "Exclude contacts I already have" list (POST /api/suppression-lists).
+    suppressionListId: z.uuid("Invalid exclusion list id").optional(),
     amount: z.unknown().optional(),
     leadId: z.unknown().optional(),
     leadCount: z.unknown().optional(),
@@ -38,13 +40,14 @@ export const createPaymentBody = z
     location: body.location,
     segment: body.segment ?? null,
     email: body.email,
+    suppressionListId: body.suppressionListId,
   }));
 
 export type CreatePaymentBody = z.input<typeof createPaymentBody>;
 /** What the browser sends: only what the server reads. */
 export type CreatePaymentRequest = Pick<
   CreatePaymentBody,
-  "categoryId" | "packageType" | "location" | "email" | "segment"
+  "categoryId" | "packageType" | "location" | "email" | "segment" | "suppressionListId"
 >;
 
 /** Our invoice ids, the provider's invoice and payment ids (digits), or test-mode ids. */

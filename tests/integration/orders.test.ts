@@ -107,6 +107,8 @@ describe("receipt and order page API", () => {
     expect(answer.body).toEqual({
       categoryTitle: "Orders Finance",
       segment: "",
+      // Nothing was left out: the buyer bought nothing before and gave no exclusion list.
+      excluded: "",
       packageType: "starter",
       leadCount: 1000,
       amount: 10,

@@ -73,6 +73,19 @@ describe("schema and migrations", () => {
     expect(await prisma.lead.findUniqueOrThrow({ where: { id: lead.id } })).toMatchObject(leadData);
     await expect(prisma.lead.create({ data: leadData })).rejects.toMatchObject({ code: "P2002" });
 
+    const suppression = await prisma.suppressionList.create({
+      data: {
+        owner: "a".repeat(64),
+        entries: 2,
+        emails: 1,
+        domains: 1,
+        hashes: 0,
+        ignored: 3,
+        expiresAt: verifiedAt,
+        emailKeys: [Buffer.alloc(32, 7)],
+        domainKeys: ["engines.co.uk"],
+      },
+    });
     const order = await prisma.order.create({
       data: {
         categoryId: category.id,
@@ -97,6 +110,8 @@ describe("schema and migrations", () => {
         receiptSentAt: verifiedAt,
         checkedAt: verifiedAt,
         excludedBought: 600,
+        excludedListed: 120,
+        suppressionListId: suppression.id,
         leads: { create: [{ position: 0, leadId: lead.id }] },
         events: { create: [{ status: "finished", note: "Paid" }] },
       },
@@ -119,6 +134,23 @@ describe("schema and migrations", () => {
       receiptSentAt: verifiedAt,
       checkedAt: verifiedAt,
       excludedBought: 600,
+      excludedListed: 120,
+    });
+    const list = await prisma.suppressionList.findUniqueOrThrow({
+      where: { id: orderRead.suppressionListId! },
+    });
+    expect(list).toMatchObject({
+      entries: 2,
+      ignored: 3,
+      expiresAt: verifiedAt,
+      domainKeys: ["engines.co.uk"],
+    });
+    expect(Buffer.from(list.emailKeys[0])).toEqual(Buffer.alloc(32, 7));
+    // A deleted list leaves its order (and its count) in place.
+    await prisma.suppressionList.delete({ where: { id: list.id } });
+    expect(await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({
+      suppressionListId: null,
+      excludedListed: 120,
     });
     // The database gives every order its download key: 43 base64url characters.
     expect(orderRead.downloadKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -322,6 +354,11 @@ describe("schema and migrations", () => {
         "custom_request_counts hour",
         // The outbox worker claims due rows by status and time (lib/mail/outbox.ts).
         "mail_outbox status, next_attempt_at",
+        // Exclusion lists: the anti-joins' probes, the upkeep's expiry walk, and the leads' keys the
+        // counts probe per entry (lib/suppression).
+        "suppression_lists expires_at",
+        "leads category_id, email_hash",
+        "leads category_id, email_domain",
       ]),
     );
 
@@ -344,6 +381,8 @@ describe("schema and migrations", () => {
       "order_leads FOREIGN KEY (lead_id) REFERENCES leads(id) ON UPDATE CASCADE ON DELETE RESTRICT",
       "order_leads FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE CASCADE",
       "orders FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE RESTRICT",
+      // An expired exclusion list leaves its orders; its entries go with it.
+      "orders FOREIGN KEY (suppression_list_id) REFERENCES suppression_lists(id) ON UPDATE CASCADE ON DELETE SET NULL",
       // A category's requested re-check goes with it.
       "recheck_requests FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
       // An order's replacement claim goes with it.

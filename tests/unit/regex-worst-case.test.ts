@@ -1,5 +1,5 @@
 // Every regular expression that runs on what a visitor sends (claims, custom requests and their
-// file names, imports, order lookups, privacy requests, client addresses) fed a 1 MB worst case:
+// file names, imports, order lookups, privacy requests, client addresses, exclusion lists) fed a 1 MB worst case:
 // each must finish within a second, i.e. in linear time. A pattern that backtracks takes minutes
 // here and freezes the whole server in production (a single-threaded event loop).
 import { describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import { mapHeader, normalizeHeader, toLead } from "@/lib/leads/import-rows";
 import { customRequestSchema, fileExtension } from "@/lib/schemas/custom-request";
 import { addressesInText, orderKeyParams, orderLookupBody, replacementBody } from "@/lib/schemas/orders";
 import { privacyRequestBody } from "@/lib/schemas/privacy";
+import { readCell } from "@/lib/suppression/entries";
 
 const MB = 1024 * 1024;
 const repeat = (unit: string) => unit.repeat(Math.ceil(MB / unit.length));
@@ -61,6 +62,8 @@ const cases: [string, (input: string) => unknown][] = [
     (input) => toLead(mapHeader(["email", "name", "verified"]), [input, input, input], new Date()),
   ],
   ["limitBucket", limitBucket],
+  // Cells are bounded first; the longest one still read is fed too.
+  ["readCell (exclusion lists)", (input) => [readCell(input), readCell(input.slice(0, 320))]],
   ["addressFrom", (input) => addressFrom(new Headers({ "x-forwarded-for": `${input}, 10.0.0.1` }), 2)],
 ];
 
