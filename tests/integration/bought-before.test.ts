@@ -35,7 +35,15 @@ async function paidOrder(
      VALUES ($1, 'Bought Before', 'starter', $2, 0, $3, now(), 'finished', $4, $5) RETURNING id`,
     [categoryId, leadCount, buyer, location, segment && JSON.stringify(segment)],
   );
-  const order = { id: rows[0].id, categoryId, leadCount, location, segment, buyerEmail: buyer };
+  const order = {
+    id: rows[0].id,
+    categoryId,
+    leadCount,
+    location,
+    segment,
+    buyerEmail: buyer,
+    suppressionListId: null,
+  };
   return { id: order.id, ...(await transaction((tx) => allocateLeads(tx, order))) };
 }
 
