@@ -37,11 +37,19 @@ describe("schema and migrations", () => {
         id: 1,
         notificationEmail: "ops@example.com",
         nowPaymentsApiKeyEnc: "v1.a.b.c",
-        emailVerifierApiKeyEnc: "v1.d.e.f",
       },
     });
-    expect(settings.emailVerifierApiKeyEnc).toBe("v1.d.e.f");
     expect(settings).toMatchObject({ autoRefreshDashboard: true, enableNotifications: true });
+    // Other files share the settings row: a key written there would turn their provider on.
+    const rolledBack = new Error("rolled back");
+    await expect(
+      prisma.$transaction(async (tx) => {
+        await tx.settings.update({ where: { id: 1 }, data: { emailVerifierApiKeyEnc: "v1.d.e.f" } });
+        const read = await tx.settings.findUniqueOrThrow({ where: { id: 1 } });
+        expect(read.emailVerifierApiKeyEnc).toBe("v1.d.e.f");
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
 
     const category = await prisma.category.create({
       data: { title: "Schema Test", description: "d", count: 1 },
