@@ -22,8 +22,9 @@ export type ListScope = { categoryId: string; country: Location; segment: Segmen
  * The leads of the scope the list matches, each once; those `boughtBy` bought before (counted
  * apart; boughtIds(), hashed once per statement) are left out. Each entry probes the category's
  * leads by the index on its kind (email_hash, email_domain), a LATERAL subquery apiece so that no
- * plan scans the category instead: the list's size sets the cost, never the category's. An email is at most one
- * lead of a category (its unique key), so LIMIT 1 keeps that probe a single index lookup. The
+ * plan scans the category instead: the list's size sets the cost, never the category's. No LIMIT
+ * (an email is at most one lead of a category anyway, its unique key): with one, a planner short
+ * of statistics walks the category's date index hoping to meet the email early. The
  * planner prices 100,000 probes high enough to compile them (JIT), which costs more than they do.
  */
 export async function listedLeads(list: OwnedList, scope: ListScope, boughtBy?: string): Promise<number> {
@@ -38,8 +39,7 @@ export async function listedLeads(list: OwnedList, scope: ListScope, boughtBy?: 
       CROSS JOIN LATERAL unnest(s.email_keys) AS e(email_hash)
       CROSS JOIN LATERAL (
         SELECT l.id FROM leads l
-         WHERE l.category_id = ${scope.categoryId}::uuid AND l.email_hash = e.email_hash AND ${where}
-         LIMIT 1) hit
+         WHERE l.category_id = ${scope.categoryId}::uuid AND l.email_hash = e.email_hash AND ${where}) hit
        WHERE s.id = ${list.id}::uuid`);
   }
   if (list.domains) {
