@@ -19,7 +19,7 @@ import type { CategoryDto } from "@/lib/schemas/category";
 export function CategoriesTab() {
   const categories = useAdminCategories();
   const quarantine = useAdminQuarantine();
-  const quarantined = new Map(quarantine.data?.map((entry) => [entry.categoryId, entry.quarantined]));
+  const awaiting = new Map(quarantine.data?.map((entry) => [entry.categoryId, entry]));
   const rechecks = useAdminRechecks();
   const recheckOf = new Map(rechecks.data?.map((entry) => [entry.categoryId, entry]));
   const [reviewing, setReviewing] = useState<CategoryDto | undefined>();
@@ -63,7 +63,8 @@ export function CategoriesTab() {
                 <RecheckActions category={category} overview={recheckOf.get(category._id)} />
                 <QuarantineActions
                   category={category}
-                  quarantined={quarantined.get(category._id) ?? 0}
+                  quarantined={awaiting.get(category._id)?.quarantined ?? 0}
+                  held={awaiting.get(category._id)?.held ?? 0}
                   onReview={() => setReviewing(category)}
                 />
               </CardContent>

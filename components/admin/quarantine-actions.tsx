@@ -9,15 +9,18 @@ import type { CategoryDto } from "@/lib/schemas/category";
 
 /**
  * A category's leads reported invalid by buyers, kept out of every order until released or
- * deleted: all at once here, or per claim in the review.
+ * deleted: all at once here, or per claim in the review. The review also decides the claims' rows
+ * held under the 20% cap.
  */
 export function QuarantineActions({
   category,
   quarantined,
+  held,
   onReview,
 }: {
   category: CategoryDto;
   quarantined: number;
+  held: number;
   onReview: () => void;
 }) {
   const release = useQuarantineAction("release");
@@ -26,53 +29,65 @@ export function QuarantineActions({
   const fail = (error: Error) =>
     toast({ title: "Error", description: error.message, variant: "destructive" });
 
-  if (quarantined === 0) {
+  if (quarantined === 0 && held === 0) {
     return <p className="text-sm text-muted-foreground">No quarantined leads</p>;
   }
   return (
     <div className="grid gap-2 rounded-md border border-dashed p-2" data-testid="quarantine">
-      <p className="text-sm">
-        <strong>{formatCount(quarantined)}</strong> quarantined (reported invalid by buyers, not sold)
-      </p>
+      {quarantined > 0 && (
+        <p className="text-sm">
+          <strong>{formatCount(quarantined)}</strong> quarantined (reported invalid by buyers, not sold)
+        </p>
+      )}
+      {held > 0 && (
+        <p className="text-sm">
+          <strong>{formatCount(held)}</strong> held for review (reported beyond a claim&apos;s 20% cap)
+        </p>
+      )}
       <div className="flex flex-wrap gap-2">
         <Button variant="outline" size="sm" onClick={onReview}>
           <ListChecks />
           Review by claim
         </Button>
-        <Button
-          variant="outline"
-          size="sm"
-          disabled={busy}
-          onClick={() =>
-            release.mutate(category._id, {
-              onSuccess: () => toast({ title: "Quarantined leads released", description: category.title }),
-              onError: fail,
-            })
-          }
-        >
-          <RotateCcw />
-          Release
-        </Button>
-        <Button
-          variant="outline"
-          size="sm"
-          disabled={busy}
-          onClick={() => {
-            if (
-              !window.confirm(
-                `Delete the ${quarantined} quarantined leads of "${category.title}"? This cannot be undone.`,
-              )
-            )
-              return;
-            remove.mutate(category._id, {
-              onSuccess: () => toast({ title: "Quarantined leads deleted", description: category.title }),
-              onError: fail,
-            });
-          }}
-        >
-          <Trash2 />
-          Delete
-        </Button>
+        {quarantined > 0 && (
+          <>
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={busy}
+              onClick={() =>
+                release.mutate(category._id, {
+                  onSuccess: () =>
+                    toast({ title: "Quarantined leads released", description: category.title }),
+                  onError: fail,
+                })
+              }
+            >
+              <RotateCcw />
+              Release
+            </Button>
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={busy}
+              onClick={() => {
+                if (
+                  !window.confirm(
+                    `Delete the ${quarantined} quarantined leads of "${category.title}"? This cannot be undone.`,
+                  )
+                )
+                  return;
+                remove.mutate(category._id, {
+                  onSuccess: () => toast({ title: "Quarantined leads deleted", description: category.title }),
+                  onError: fail,
+                });
+              }}
+            >
+              <Trash2 />
+              Delete
+            </Button>
+          </>
+        )}
       </div>
     </div>
   );

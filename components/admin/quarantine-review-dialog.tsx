@@ -1,6 +1,6 @@
 "use client";
 
-import { RotateCcw, Trash2 } from "lucide-react";
+import { Replace, RotateCcw, Trash2, X } from "lucide-react";
 import { useState } from "react";
 import { formatCount, formatDateTime, packageLabel } from "@/components/admin/format";
 import { Pager } from "@/components/admin/pager";
@@ -11,7 +11,13 @@ import { Spinner } from "@/components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/use-toast";
 import { HttpError } from "@/lib/client/fetcher";
-import { CLAIMS_PAGE_SIZE, useClaimAction, useQuarantineClaims } from "@/lib/client/use-admin-verification";
+import {
+  CLAIMS_PAGE_SIZE,
+  useClaimAction,
+  useQuarantineClaims,
+  type ClaimAction,
+  type ClaimActionAnswer,
+} from "@/lib/client/use-admin-verification";
 import type { QuarantineClaimDto, ReviewedLeadDto } from "@/lib/schemas/admin";
 import type { CategoryDto } from "@/lib/schemas/category";
 
@@ -35,19 +41,32 @@ function failure(error: unknown): string {
   return error instanceof HttpError ? (error.serverMessage ?? error.message) : "Please try again.";
 }
 
-function ClaimCard({ categoryId, claim }: { categoryId: string; claim: QuarantineClaimDto }) {
-  const release = useClaimAction("release");
-  const remove = useClaimAction("delete");
-  const busy = release.isPending || remove.isPending;
-  const target = { categoryId, claimId: claim.claimId };
+const DONE: Record<ClaimAction, string> = {
+  release: "Claim's leads released",
+  delete: "Claim's leads deleted",
+  "replace-held": "Held leads replaced",
+  "decline-held": "Held leads declined",
+};
+
+function outcome(answer: ClaimActionAnswer): string {
+  if (answer.replaced === undefined) return "";
+  const stillHeld = answer.stillHeld
+    ? `, ${formatCount(answer.stillHeld)} still held (the category ran short)`
+    : "";
+  return `: ${formatCount(answer.replaced)} replaced${stillHeld}`;
+}
+
+type Act = (claim: QuarantineClaimDto, action: ClaimAction) => void;
+
+function ClaimCard({ claim, busy, act }: { claim: QuarantineClaimDto; busy: boolean; act: Act }) {
   const facts = [
     `${formatCount(claim.reported)} reported`,
     `${formatCount(claim.counted)} counted`,
     `${formatCount(claim.replaced)} replaced`,
     `${formatCount(claim.invalidConfirmed)} found invalid`,
     `${formatCount(claim.verifiedDeliverable)} confirmed deliverable`,
-    `${formatCount(claim.heldForReview)} held for review`,
   ];
+  const confirmed = (question: string) => window.confirm(`${question} This cannot be undone.`);
 
   return (
     <section
@@ -55,60 +74,74 @@ function ClaimCard({ categoryId, claim }: { categoryId: string; claim: Quarantin
       aria-label={`Claim on order ${claim.paymentId}`}
       data-testid="quarantine-claim"
     >
-      <div className="flex flex-wrap items-start justify-between gap-2">
-        <div className="grid gap-1 text-sm">
-          <p className="font-medium break-all">
-            Order {claim.paymentId} · {packageLabel(claim.packageType)} ({formatCount(claim.leadCount)} leads)
-          </p>
-          <p className="text-muted-foreground">
-            {claim.buyerEmail || "No buyer email"} · claimed {formatDateTime(claim.claimedAt)}
-          </p>
-          <p className="text-muted-foreground">{facts.join(" · ")}</p>
-          <p>
+      <div className="grid gap-1 text-sm">
+        <p className="font-medium break-all">
+          Order {claim.paymentId} · {packageLabel(claim.packageType)} ({formatCount(claim.leadCount)} leads)
+        </p>
+        <p className="text-muted-foreground">
+          {claim.buyerEmail || "No buyer email"} · claimed {formatDateTime(claim.claimedAt)}
+        </p>
+        <p className="text-muted-foreground">{facts.join(" · ")}</p>
+      </div>
+      {claim.quarantined > 0 && (
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <p className="text-sm">
             <strong>{formatCount(claim.quarantined)}</strong> of its reported leads quarantined
           </p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={busy}
-            onClick={() =>
-              release.mutate(target, {
-                onSuccess: () =>
-                  toast({ title: "Claim's leads released", description: `Order ${claim.paymentId}` }),
-                onError: (error) =>
-                  toast({ title: "Error", description: failure(error), variant: "destructive" }),
-              })
-            }
-          >
-            <RotateCcw />
-            Release claim
-          </Button>
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={busy}
-            onClick={() => {
-              if (
-                !window.confirm(
-                  `Delete the ${claim.quarantined} quarantined leads of this claim? Leads in buyers' files stay there, marked invalid. This cannot be undone.`,
+          <div className="flex flex-wrap gap-2">
+            <Button variant="outline" size="sm" disabled={busy} onClick={() => act(claim, "release")}>
+              <RotateCcw />
+              Release claim
+            </Button>
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={busy}
+              onClick={() => {
+                if (
+                  confirmed(
+                    `Delete the ${claim.quarantined} quarantined leads of this claim? Leads in buyers' files stay there, marked invalid.`,
+                  )
                 )
-              )
-                return;
-              remove.mutate(target, {
-                onSuccess: () =>
-                  toast({ title: "Claim's leads deleted", description: `Order ${claim.paymentId}` }),
-                onError: (error) =>
-                  toast({ title: "Error", description: failure(error), variant: "destructive" }),
-              });
-            }}
-          >
-            <Trash2 />
-            Delete claim&apos;s leads
-          </Button>
+                  act(claim, "delete");
+              }}
+            >
+              <Trash2 />
+              Delete claim&apos;s leads
+            </Button>
+          </div>
         </div>
-      </div>
+      )}
+      {claim.heldForReview > 0 && (
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <p className="text-sm">
+            <strong>{formatCount(claim.heldForReview)}</strong> of its rows held for review (beyond the 20%
+            cap)
+          </p>
+          <div className="flex flex-wrap gap-2">
+            <Button variant="outline" size="sm" disabled={busy} onClick={() => act(claim, "replace-held")}>
+              <Replace />
+              Replace held leads
+            </Button>
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={busy}
+              onClick={() => {
+                if (
+                  confirmed(
+                    `Decline the ${claim.heldForReview} held rows? They stay in the buyer's file as delivered.`,
+                  )
+                )
+                  act(claim, "decline-held");
+              }}
+            >
+              <X />
+              Decline held leads
+            </Button>
+          </div>
+        </div>
+      )}
       <Table>
         <TableHeader>
           <TableRow>
@@ -154,6 +187,18 @@ export function QuarantineReviewDialog({
   const [paging, setPaging] = useState({ categoryId: "", page: 1 });
   const page = paging.categoryId === category?._id ? paging.page : 1;
   const claims = useQuarantineClaims(category?._id ?? null, page);
+  // Held here, not in a claim's card: the card leaves when its claim is done, and a mutation's
+  // callbacks never fire once the component that asked has unmounted.
+  const action = useClaimAction();
+  const act: Act = (claim, kind) =>
+    action.mutate(
+      { categoryId: category!._id, claimId: claim.claimId, action: kind },
+      {
+        onSuccess: (answer) =>
+          toast({ title: DONE[kind], description: `Order ${claim.paymentId}${outcome(answer)}` }),
+        onError: (error) => toast({ title: "Error", description: failure(error), variant: "destructive" }),
+      },
+    );
 
   return (
     <Dialog open={Boolean(category)} onOpenChange={onOpenChange}>
@@ -163,7 +208,8 @@ export function QuarantineReviewDialog({
           <DialogDescription>
             Leads reported invalid by buyers of two different orders, by claim. Release puts a claim&apos;s
             leads back on sale; delete takes them off for good (those in buyers&apos; files stay there, marked
-            invalid).
+            invalid). Rows a claim reported beyond its 20% cap wait for you: replace them with fresh leads or
+            decline them.
           </DialogDescription>
         </DialogHeader>
         {!claims.data ? (
@@ -175,7 +221,7 @@ export function QuarantineReviewDialog({
         ) : (
           <div className="grid gap-3">
             {claims.data.claims.map((claim) => (
-              <ClaimCard key={claim.claimId} categoryId={category!._id} claim={claim} />
+              <ClaimCard key={claim.claimId} claim={claim} busy={action.isPending} act={act} />
             ))}
           </div>
         )}

@@ -11,6 +11,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
 import { useAdminSettings, useUpdateSettings } from "@/lib/client/use-admin";
 import { PasswordPanel } from "@/components/admin/password-panel";
+import { SecretKeyField } from "@/components/admin/secret-key-field";
 import { VerificationSettings } from "@/components/admin/verification-settings";
 import type { SettingsDto, SettingsUpdate } from "@/lib/schemas/admin";
 
@@ -98,16 +99,23 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
           <Separator />
           <PasswordPanel />
           <Separator />
-          <div className="grid gap-2">
-            <Label htmlFor="settings-api-key">NOWPayments API Key</Label>
-            <div className="flex gap-2">
-              <Input
-                id="settings-api-key"
-                readOnly
-                value={settings.nowPaymentsApiKey}
-                placeholder="No API key configured"
-                className="font-mono"
-              />
+          <SecretKeyField
+            id="settings-api-key"
+            labels={{
+              field: "NOWPayments API Key",
+              update: "Update API Key",
+              draft: "New API Key",
+              save: "Save API Key",
+            }}
+            masked={settings.nowPaymentsApiKey}
+            fromEnvironment={settings.nowPaymentsApiKeySource === "environment"}
+            draft={apiKey}
+            onDraft={setApiKey}
+            open={apiKeyOpen}
+            onOpenChange={setApiKeyOpen}
+            onSave={(key) => void save({ nowPaymentsApiKey: key }, closeApiKey)}
+            saving={update.isPending}
+            beside={
               <Button
                 variant="outline"
                 onClick={() =>
@@ -119,45 +127,8 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
               >
                 Copy
               </Button>
-            </div>
-            {settings.nowPaymentsApiKeySource === "environment" && (
-              <p className="text-sm text-muted-foreground">
-                Using the key from the server environment until one is saved here.
-              </p>
-            )}
-            {!apiKeyOpen ? (
-              <div>
-                <Button variant="outline" onClick={() => setApiKeyOpen(true)}>
-                  Update API Key
-                </Button>
-              </div>
-            ) : (
-              <form
-                className="grid gap-2 rounded-md border p-4"
-                onSubmit={(event) => {
-                  event.preventDefault();
-                  if (apiKey.trim()) void save({ nowPaymentsApiKey: apiKey.trim() }, closeApiKey);
-                }}
-              >
-                <Label htmlFor="settings-new-api-key">New API Key</Label>
-                <Input
-                  id="settings-new-api-key"
-                  type="password"
-                  autoComplete="off"
-                  value={apiKey}
-                  onChange={(event) => setApiKey(event.target.value)}
-                />
-                <div className="flex justify-end gap-2">
-                  <Button variant="outline" onClick={closeApiKey}>
-                    Cancel
-                  </Button>
-                  <Button type="submit" disabled={!apiKey.trim() || update.isPending}>
-                    Save API Key
-                  </Button>
-                </div>
-              </form>
-            )}
-          </div>
+            }
+          />
           <Separator />
           <div className="grid gap-3">
             <div className="flex items-center gap-2">

@@ -5,12 +5,11 @@ import { useState } from "react";
 import { formatCount, formatDateTime } from "@/components/admin/format";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
 import { useUpdateSettings } from "@/lib/client/use-admin";
 import { useVerificationStatus } from "@/lib/client/use-admin-verification";
+import { SecretKeyField } from "@/components/admin/secret-key-field";
 import type { SettingsDto } from "@/lib/schemas/admin";
 
 /**
@@ -27,8 +26,8 @@ export function VerificationSettings({ settings }: { settings: SettingsDto }) {
     setOpen(false);
     setApiKey("");
   };
-  const save = () =>
-    update.mutateAsync({ emailVerifierApiKey: apiKey.trim() }).then(
+  const save = (key: string) =>
+    update.mutateAsync({ emailVerifierApiKey: key }).then(
       () => {
         toast({ title: "Settings updated", description: "The verification provider key was saved" });
         close();
@@ -72,53 +71,23 @@ export function VerificationSettings({ settings }: { settings: SettingsDto }) {
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        <div className="grid gap-2">
-          <Label htmlFor="settings-verifier-key">ZeroBounce API Key</Label>
-          <Input
-            id="settings-verifier-key"
-            readOnly
-            value={settings.emailVerifierApiKey}
-            placeholder="No API key configured"
-            className="font-mono"
-          />
-          {settings.emailVerifierApiKeySource === "environment" && (
-            <p className="text-sm text-muted-foreground">
-              Using the key from the server environment until one is saved here.
-            </p>
-          )}
-          {!open ? (
-            <div>
-              <Button variant="outline" onClick={() => setOpen(true)}>
-                Update ZeroBounce Key
-              </Button>
-            </div>
-          ) : (
-            <form
-              className="grid gap-2 rounded-md border p-4"
-              onSubmit={(event) => {
-                event.preventDefault();
-                if (apiKey.trim()) void save();
-              }}
-            >
-              <Label htmlFor="settings-new-verifier-key">New ZeroBounce Key</Label>
-              <Input
-                id="settings-new-verifier-key"
-                type="password"
-                autoComplete="off"
-                value={apiKey}
-                onChange={(event) => setApiKey(event.target.value)}
-              />
-              <div className="flex justify-end gap-2">
-                <Button type="button" variant="outline" onClick={close}>
-                  Cancel
-                </Button>
-                <Button type="submit" disabled={!apiKey.trim() || update.isPending}>
-                  Save ZeroBounce Key
-                </Button>
-              </div>
-            </form>
-          )}
-        </div>
+        <SecretKeyField
+          id="settings-verifier-key"
+          labels={{
+            field: "ZeroBounce API Key",
+            update: "Update ZeroBounce Key",
+            draft: "New ZeroBounce Key",
+            save: "Save ZeroBounce Key",
+          }}
+          masked={settings.emailVerifierApiKey}
+          fromEnvironment={settings.emailVerifierApiKeySource === "environment"}
+          draft={apiKey}
+          onDraft={setApiKey}
+          open={open}
+          onOpenChange={setOpen}
+          onSave={(key) => void save(key)}
+          saving={update.isPending}
+        />
         <dl className="divide-y rounded-lg border text-sm" aria-label="Verification provider status">
           {rows.map(([label, value]) => (
             <div key={label} className="flex justify-between gap-4 px-3 py-2">

@@ -1,6 +1,5 @@
 import "server-only";
 import type { Metadata } from "next";
-import { Suspense } from "react";
 import { notFound } from "next/navigation";
 import { loadCategory, loadCategoryImage } from "@/lib/categories/load";
 import { CategorySections } from "@/components/category/category-sections";
@@ -9,7 +8,6 @@ import { LeadSampleTable, SAMPLE_ROWS, type SampleRow } from "@/components/categ
 import { PurchaseCard, type PurchaseCardProps } from "@/components/category/purchase-card";
 import { StickyWhenFits } from "@/components/category/sticky-when-fits";
 import { CategoryHero } from "@/components/category/category-hero";
-import { CategoryBodySkeleton } from "@/components/category/category-body-skeleton";
 import { JsonLd } from "@/components/site/json-ld";
 import { pageMetadata } from "@/components/site/metadata";
 import { SITE_NAME } from "@/lib/site";
@@ -60,8 +58,6 @@ export async function CategoryPageBody({
   const base = siteUrl();
   const image = await loadCategoryImage(category._id);
   const buyer = { _id: category._id, title: category.title, count };
-  // Above the body's Suspense boundary, so the filters are in the page's first HTML and work
-  // without JavaScript (a boundary's content is revealed by script).
   const counts = await segmentCounts(category._id, location, segment);
 
   return (
@@ -76,8 +72,9 @@ export async function CategoryPageBody({
         updatedAt={category.updatedAt}
         image={image}
       />
-      {/* The page's loading state stands in below the hero: the hero (the largest paint) is sent
-          first and the rest follows, so it is never held back by the part below it. */}
+      {/* No Suspense boundary below the hero: a streamed boundary's content is revealed by script,
+          and the page (filters, purchase card, previews) must work without it. It is rendered once
+          per catalogue version and then served whole from the cache. */}
       <div className="mx-auto max-w-7xl px-4 pt-8 sm:px-6 lg:px-8">
         <SegmentFilters
           categoryId={category._id}
@@ -87,15 +84,13 @@ export async function CategoryPageBody({
           counts={counts}
         />
       </div>
-      <Suspense fallback={<CategoryBodySkeleton />}>
-        <CategoryBody
-          category={buyer}
-          pkg={pkg}
-          location={location}
-          segment={segment}
-          matching={counts.count}
-        />
-      </Suspense>
+      <CategoryBody
+        category={buyer}
+        pkg={pkg}
+        location={location}
+        segment={segment}
+        matching={counts.count}
+      />
       <JsonLd
         data={[
           {

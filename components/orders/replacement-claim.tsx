@@ -38,6 +38,12 @@ export function ClaimSummary({ claim, claimedOn }: { claim: ReplacementSummary; 
           review before replacement.
         </p>
       )}
+      {claim.declined > 0 && (
+        <p data-testid="declined-after-review">
+          {plural(claim.declined, "reported lead was", "reported leads were")} reviewed by our team and not
+          replaced.
+        </p>
+      )}
     </div>
   );
 }

@@ -3,21 +3,33 @@ import { revalidateCatalogue } from "@/lib/categories/cache";
 import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { QuarantineCount } from "@/lib/schemas/admin";
 
 // Leads buyers reported invalid in accepted replacement claims (docs/product-rules.md,
 // "Replacement claims") wait here, outside their category's count, until the admin releases them
 // (sellable again) or deletes them, for a whole category or per claim (lib/orders/claim-review.ts).
+// Rows held under the 20% cap are counted here too; they are reviewed per claim.
 
-export type QuarantineCount = { categoryId: string; quarantined: number };
-
-/** Quarantined leads per category (only categories that have some). */
+/** Quarantined leads and held claim rows per category (only categories that have some). */
 export async function quarantineCounts(): Promise<QuarantineCount[]> {
-  const groups = await db().lead.groupBy({
-    by: ["categoryId"],
-    where: { quarantinedAt: { not: null } },
-    _count: { _all: true },
-  });
-  return groups.map((group) => ({ categoryId: group.categoryId, quarantined: group._count._all }));
+  const [quarantined, held] = await Promise.all([
+    db().lead.groupBy({
+      by: ["categoryId"],
+      where: { quarantinedAt: { not: null } },
+      _count: { _all: true },
+    }),
+    db().$queryRaw<{ category_id: string; held: number }[]>`
+      SELECT o.category_id, count(*)::int AS held
+        FROM replacement_reports rr JOIN orders o ON o.id = rr.order_id
+       WHERE rr.held GROUP BY o.category_id`,
+  ]);
+  const counts = new Map<string, QuarantineCount>();
+  const entry = (categoryId: string) =>
+    counts.get(categoryId) ??
+    counts.set(categoryId, { categoryId, quarantined: 0, held: 0 }).get(categoryId)!;
+  for (const group of quarantined) entry(group.categoryId).quarantined = group._count._all;
+  for (const row of held) entry(row.category_id).held = row.held;
+  return [...counts.values()];
 }
 
 /** Locks the category row, so release and delete of its quarantined leads run one at a time. */

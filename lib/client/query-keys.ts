@@ -9,6 +9,7 @@ export const adminKeys = {
     ["admin", "sales", page, order, status] as const,
   salesAll: ["admin", "sales"] as const,
   sale: (id: string) => ["admin", "sale", id] as const,
+  saleAll: ["admin", "sale"] as const,
   categories: ["admin", "categories"] as const,
   requests: (page: number) => ["admin", "requests", page] as const,
   requestsAll: ["admin", "requests"] as const,

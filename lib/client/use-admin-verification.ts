@@ -44,16 +44,36 @@ export function useQuarantineClaims(categoryId: string | null, page: number) {
   });
 }
 
-/** Release: the claim's quarantined leads are sellable again. Delete: they leave the shelf. */
-export function useClaimAction(action: "release" | "delete") {
+export type ClaimAction = "release" | "delete" | "replace-held" | "decline-held";
+export type ClaimActionAnswer = { replaced?: number; stillHeld?: number };
+
+const CLAIM_ACTIONS: Record<ClaimAction, { path: string; method: "POST" | "DELETE" }> = {
+  release: { path: "/release", method: "POST" },
+  delete: { path: "", method: "DELETE" },
+  "replace-held": { path: "/held/replace", method: "POST" },
+  "decline-held": { path: "/held/decline", method: "POST" },
+};
+
+/**
+ * Release: the claim's quarantined leads are sellable again. Delete: they leave the shelf. Replace
+ * held: its rows held under the 20% cap are swapped for fresh leads. Decline held: they stay.
+ */
+export function useClaimAction() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ categoryId, claimId }: { categoryId: string; claimId: string }) => {
-      const url = `/api/admin/categories/${categoryId}/quarantine/claims/${claimId}`;
-      return action === "release"
-        ? adminJson<unknown>(`${url}/release`, { method: "POST" })
-        : adminJson<unknown>(url, { method: "DELETE" });
-    },
+    mutationFn: ({
+      categoryId,
+      claimId,
+      action,
+    }: {
+      categoryId: string;
+      claimId: string;
+      action: ClaimAction;
+    }) =>
+      adminJson<ClaimActionAnswer>(
+        `/api/admin/categories/${categoryId}/quarantine/claims/${claimId}${CLAIM_ACTIONS[action].path}`,
+        { method: CLAIM_ACTIONS[action].method },
+      ),
     onSuccess: () =>
       Promise.all(
         [
@@ -62,6 +82,7 @@ export function useClaimAction(action: "release" | "delete") {
           adminKeys.categories,
           adminKeys.rechecks,
           adminKeys.stats,
+          adminKeys.saleAll,
         ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       ),
   });

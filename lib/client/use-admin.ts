@@ -8,6 +8,7 @@ import type { CategoryDto } from "@/lib/schemas/category";
 import type { PrivacyRequestDto } from "@/lib/schemas/privacy";
 import type {
   ImportReport,
+  QuarantineCount,
   RequestDto,
   SaleDetailDto,
   SaleDto,
@@ -124,8 +125,6 @@ export function useAdminPrivacyRequests(options: Refresh = {}) {
     ...options,
   });
 }
-
-export type QuarantineCount = { categoryId: string; quarantined: number };
 
 export function useAdminQuarantine(options: Refresh = {}) {
   return useQuery({

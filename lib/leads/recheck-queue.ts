@@ -24,7 +24,8 @@ const SELLABLE = "lead_sellable(l.quarantined_at, l.email_status)";
 /**
  * Every category's (or one's) due leads and requested re-check (if any), oldest category first.
  * The due leads are summed from category_check_days for the days before the cutoff's, and counted
- * from the index for the cutoff's own day only.
+ * from the index for the cutoff's own day only; imported leads queued for the provider (and not
+ * already past the cutoff) are counted from leads_queued_idx.
  */
 export async function recheckOverview(now = new Date(), categoryId?: string): Promise<RecheckOverview[]> {
   const cutoff = dueBefore(now);
@@ -42,7 +43,10 @@ export async function recheckOverview(now = new Date(), categoryId?: string): Pr
               WHERE d.category_id = c.id AND d.checked_on < $2::date)
             + (SELECT count(*)::int FROM leads l
                 WHERE l.category_id = c.id AND ${SELLABLE}
-                  AND ${LAST_CHECK} >= $4::timestamptz AND ${LAST_CHECK} < $1::timestamptz) AS due,
+                  AND ${LAST_CHECK} >= $4::timestamptz AND ${LAST_CHECK} < $1::timestamptz)
+            + (SELECT count(*)::int FROM leads l
+                WHERE l.category_id = c.id AND l.email_status_reason = 'queued' AND l.email_checked_at IS NULL
+                  AND ${SELLABLE} AND ${LAST_CHECK} >= $1::timestamptz) AS due,
             r.requested_at, r.total, r.checked, r.finished_at
        FROM categories c LEFT JOIN recheck_requests r ON r.category_id = c.id
       WHERE $3::uuid IS NULL OR c.id = $3::uuid

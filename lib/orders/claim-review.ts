@@ -1,14 +1,15 @@
 import "server-only";
 import { deleteAmong, lockCategory, releaseAmong } from "@/lib/categories/quarantine";
 import { db, transaction, type Tx } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { notFound } from "@/lib/errors";
 import { maskEmail } from "@/lib/mail/address";
 import type { QuarantineClaimDto, QuarantineClaimsQuery, ReviewedLeadDto } from "@/lib/schemas/admin";
 
-// The admin's review of quarantine per replacement claim (docs/product-rules.md, "Replacement
-// claims"): the accepted claims of a category whose reported leads are quarantined now, who filed
-// them and when, each lead with the verdict of the claim's check; released or deleted per claim.
+// The admin's review per replacement claim (docs/product-rules.md, "Replacement claims"): the
+// accepted claims of a category whose reported leads are quarantined now or held under the 20% cap,
+// who filed them and when, each lead with the verdict of the claim's check. Quarantined leads are
+// released or deleted per claim here; held rows are replaced or declined in lib/orders/replacement.ts.
 
 /** Reported leads listed per claim; the count says how many there are in all. */
 export const LEADS_PER_CLAIM = 100;
@@ -41,25 +42,38 @@ type LeadRow = {
   reported_by_orders: number;
 };
 
-/** One page of the category's claims with quarantined leads, newest first, and their total. */
+/**
+ * The category's claims awaiting the admin: those with quarantined leads (from the partial index on
+ * quarantined leads) and those with rows held under the 20% cap.
+ */
+function pendingClaims(categoryId: string) {
+  return Prisma.sql`
+    SELECT rr.claim_id FROM leads l JOIN replacement_reports rr ON rr.lead_id = l.id
+     WHERE l.category_id = ${categoryId}::uuid AND l.quarantined_at IS NOT NULL
+    UNION
+    SELECT rr.claim_id FROM replacement_reports rr JOIN orders o ON o.id = rr.order_id
+     WHERE o.category_id = ${categoryId}::uuid AND rr.held`;
+}
+
+/** One page of the category's claims awaiting review, newest first, and their total. */
 export async function listQuarantineClaims(
   categoryId: string,
   query: QuarantineClaimsQuery,
 ): Promise<{ claims: QuarantineClaimDto[]; total: number }> {
   const category = await db().category.findUnique({ where: { id: categoryId }, select: { id: true } });
   if (!category) throw notFound("Category not found");
-  // From the category's quarantined leads (a partial index) to their reports and claims.
   const claims = await db().$queryRaw<(ClaimRow & { total: number })[]>`
     SELECT rc.id, rc.order_id, COALESCE(o.provider_payment_id, o.invoice_id, o.id::text) AS payment_id,
            o.buyer_email, o.package_type::text AS package_type, o.lead_count, rc.created_at, rc.reported,
-           rc.counted, rc.replaced, rc.invalid_confirmed, rc.verified_deliverable, rc.held_for_review,
-           count(*)::int AS quarantined, (count(*) OVER ())::int AS total
-      FROM leads l
-      JOIN replacement_reports rr ON rr.lead_id = l.id
-      JOIN replacement_claims rc ON rc.id = rr.claim_id
+           rc.counted, rc.replaced, rc.invalid_confirmed, rc.verified_deliverable,
+           (SELECT count(*)::int FROM replacement_reports rr WHERE rr.claim_id = rc.id AND rr.held)
+             AS held_for_review,
+           (SELECT count(*)::int FROM replacement_reports rr JOIN leads l ON l.id = rr.lead_id
+             WHERE rr.claim_id = rc.id AND l.quarantined_at IS NOT NULL) AS quarantined,
+           (count(*) OVER ())::int AS total
+      FROM (${pendingClaims(categoryId)}) pending
+      JOIN replacement_claims rc ON rc.id = pending.claim_id
       JOIN orders o ON o.id = rc.order_id
-     WHERE l.category_id = ${categoryId}::uuid AND l.quarantined_at IS NOT NULL
-     GROUP BY rc.id, o.id
      ORDER BY rc.created_at DESC, rc.id DESC
      LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`;
   const total = claims[0]?.total ?? (query.page > 1 ? await countClaims(categoryId) : 0);
@@ -73,7 +87,8 @@ export async function listQuarantineClaims(
                AS reported_by_orders,
              row_number() OVER (PARTITION BY rr.claim_id ORDER BY l.id) AS n
         FROM replacement_reports rr JOIN leads l ON l.id = rr.lead_id
-       WHERE rr.claim_id = ANY(${claims.map((claim) => claim.id)}::bigint[]) AND l.quarantined_at IS NOT NULL
+       WHERE rr.claim_id = ANY(${claims.map((claim) => claim.id)}::bigint[])
+         AND (l.quarantined_at IS NOT NULL OR rr.held)
     ) listed
     WHERE n <= ${LEADS_PER_CLAIM}
     ORDER BY claim_id, lead_id`;
@@ -116,9 +131,7 @@ export async function listQuarantineClaims(
 /** The total for a page past the last one (the page's own rows carry it otherwise). */
 async function countClaims(categoryId: string): Promise<number> {
   const [row] = await db().$queryRaw<{ total: number }[]>`
-    SELECT count(DISTINCT rr.claim_id)::int AS total
-      FROM leads l JOIN replacement_reports rr ON rr.lead_id = l.id
-     WHERE l.category_id = ${categoryId}::uuid AND l.quarantined_at IS NOT NULL`;
+    SELECT count(*)::int AS total FROM (${pendingClaims(categoryId)}) pending`;
   return row.total;
 }
 

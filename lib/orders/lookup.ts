@@ -89,6 +89,7 @@ export async function ordersForToken(token: string, now = new Date()): Promise<L
           replaced: true,
           shortfall: true,
           heldForReview: true,
+          declined: true,
           createdAt: true,
         },
       },

@@ -115,6 +115,39 @@ async function replacementFilter(tx: Tx, order: LockedOrder, reported: string[])
   };
 }
 
+/** Locks the order row for a claim or its review: one change to its rows at a time. */
+async function lockOrder(tx: Tx, id: string): Promise<LockedOrder | undefined> {
+  const [order] = await tx.$queryRaw<LockedOrder[]>`
+    SELECT id, category_id, lead_title, package_type::text, lead_count, location::text, segment, paid_at,
+           buyer_email, suppression_list_id
+      FROM orders WHERE id = ${id}::uuid FOR UPDATE`;
+  return order;
+}
+
+/**
+ * Swaps the rows for fresh leads in place (same positions), never one of `reported`; answers the
+ * swapped rows (fewer than asked when the category runs short).
+ */
+async function swapForFresh(
+  tx: Tx,
+  order: LockedOrder,
+  rows: Delivered[],
+  reported: string[],
+): Promise<Delivered[]> {
+  const filter = await replacementFilter(tx, order, reported);
+  await prepareAllocation(tx);
+  const fresh = await tx.$queryRaw<{ id: bigint }[]>`
+    SELECT id FROM (${freshLeadsQuery(filter, rows.length)}) AS fresh
+     ORDER BY ${FRESH_ORDER}`;
+  const swapped = rows.slice(0, fresh.length);
+  await tx.$executeRaw`
+    UPDATE order_leads ol SET lead_id = swap.lead_id
+      FROM unnest(${swapped.map((row) => row.position)}::int[], ${fresh.map((row) => row.id)}::bigint[])
+           AS swap(position, lead_id)
+     WHERE ol.order_id = ${order.id}::uuid AND ol.position = swap.position`;
+  return swapped;
+}
+
 type ClaimableOrder = Pick<OrderView, "id" | "categoryId" | "leadCount"> & { paidAt: Date };
 
 /**
@@ -165,10 +198,7 @@ export async function claimReplacement(
   );
 
   return transaction(async (tx) => {
-    const [order] = await tx.$queryRaw<LockedOrder[]>`
-      SELECT id, category_id, lead_title, package_type::text, lead_count, location::text, segment, paid_at,
-             buyer_email, suppression_list_id
-        FROM orders WHERE id = ${known.id}::uuid FOR UPDATE`;
+    const order = await lockOrder(tx, known.id);
     if (!order?.paid_at) throw notFound("Order not found");
     const closed = windowClosed(order, now);
     if (closed) throw new AppError(410, closed);
@@ -217,17 +247,8 @@ export async function claimReplacement(
     });
     afterCommit(tx, revalidateCatalogue);
 
-    const filter = await replacementFilter(tx, order, reported);
-    await prepareAllocation(tx);
-    const fresh = await tx.$queryRaw<{ id: bigint }[]>`
-      SELECT id FROM (${freshLeadsQuery(filter, toReplace.length)}) AS fresh
-       ORDER BY ${FRESH_ORDER}`;
-    const positions = toReplace.slice(0, fresh.length).map((row) => row.position);
-    await tx.$executeRaw`
-      UPDATE order_leads ol SET lead_id = swap.lead_id
-        FROM unnest(${positions}::int[], ${fresh.map((row) => row.id)}::bigint[]) AS swap(position, lead_id)
-       WHERE ol.order_id = ${order.id}::uuid AND ol.position = swap.position`;
-    const replaced = fresh.length;
+    const positions = (await swapForFresh(tx, order, toReplace, reported)).map((row) => row.position);
+    const replaced = positions.length;
     const shortfall = toReplace.length - replaced;
     const claim = await tx.replacementClaim.create({
       data: {
@@ -286,5 +307,83 @@ export async function claimReplacement(
       })),
       heldForReview: held.length,
     };
+  });
+}
+
+/** A claim of the category, its order locked; 404 for another category's claim. */
+async function lockClaimOrder(tx: Tx, categoryId: string, claimId: string): Promise<LockedOrder> {
+  const claim = await tx.replacementClaim.findFirst({
+    where: { id: BigInt(claimId), order: { categoryId } },
+    select: { orderId: true },
+  });
+  if (!claim) throw notFound("Claim not found");
+  return (await lockOrder(tx, claim.orderId))!;
+}
+
+const NOTHING_HELD = "This claim has no leads held for review.";
+
+/**
+ * The admin's review of a claim's held rows, approved: they are swapped for fresh leads as the
+ * claim's own were. Rows the category cannot fill stay held. Answers both numbers.
+ */
+export async function replaceHeld(
+  categoryId: string,
+  claimId: string,
+): Promise<{ replaced: number; stillHeld: number }> {
+  return transaction(async (tx) => {
+    const order = await lockClaimOrder(tx, categoryId, claimId);
+    const held = await tx.$queryRaw<Delivered[]>`
+      SELECT ol.position, ol.lead_id, l.email
+        FROM replacement_reports rr
+        JOIN order_leads ol ON ol.order_id = rr.order_id AND ol.lead_id = rr.lead_id
+        JOIN leads l ON l.id = rr.lead_id
+       WHERE rr.claim_id = ${BigInt(claimId)} AND rr.held
+       ORDER BY ol.position`;
+    if (held.length === 0) throw conflict(NOTHING_HELD);
+    const reported = await tx.$queryRaw<{ email: string }[]>`
+      SELECT l.email FROM replacement_reports rr JOIN leads l ON l.id = rr.lead_id
+       WHERE rr.claim_id = ${BigInt(claimId)}`;
+    const swapped = await swapForFresh(
+      tx,
+      order,
+      held,
+      reported.map((row) => row.email),
+    );
+    await tx.replacementReport.updateMany({
+      where: { claimId: BigInt(claimId), leadId: { in: swapped.map((row) => row.lead_id) } },
+      data: { held: false, replaced: true },
+    });
+    await tx.replacementClaim.update({
+      where: { id: BigInt(claimId) },
+      data: { replaced: { increment: swapped.length }, heldForReview: { decrement: swapped.length } },
+      select: { id: true },
+    });
+    const stillHeld = held.length - swapped.length;
+    await recordEvent(
+      tx,
+      order.id,
+      "replacement",
+      `Held leads reviewed: ${swapped.length} replaced${stillHeld ? `, ${stillHeld} still held (the category ran short)` : ""}`,
+    );
+    return { replaced: swapped.length, stillHeld };
+  });
+}
+
+/** The admin's review of a claim's held rows, declined: they stay as delivered. Answers how many. */
+export async function declineHeld(categoryId: string, claimId: string): Promise<number> {
+  return transaction(async (tx) => {
+    const order = await lockClaimOrder(tx, categoryId, claimId);
+    const { count } = await tx.replacementReport.updateMany({
+      where: { claimId: BigInt(claimId), held: true },
+      data: { held: false },
+    });
+    if (count === 0) throw conflict(NOTHING_HELD);
+    await tx.replacementClaim.update({
+      where: { id: BigInt(claimId) },
+      data: { heldForReview: { decrement: count }, declined: { increment: count } },
+      select: { id: true },
+    });
+    await recordEvent(tx, order.id, "replacement", `Held leads reviewed: ${count} declined, not replaced`);
+    return count;
   });
 }

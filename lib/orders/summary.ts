@@ -40,6 +40,7 @@ export async function replacementOf(orderId: string): Promise<ReplacementSummary
       replaced: true,
       shortfall: true,
       heldForReview: true,
+      declined: true,
       createdAt: true,
     },
   });
@@ -52,6 +53,7 @@ export function toReplacementSummary(claim: {
   replaced: number;
   shortfall: number;
   heldForReview: number;
+  declined: number;
   createdAt: Date;
 }): ReplacementSummary {
   return {
@@ -60,6 +62,7 @@ export function toReplacementSummary(claim: {
     replaced: claim.replaced,
     shortfall: claim.shortfall,
     heldForReview: claim.heldForReview,
+    declined: claim.declined,
     claimedAt: claim.createdAt.toISOString(),
   };
 }

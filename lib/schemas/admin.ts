@@ -252,7 +252,10 @@ export type ReviewedLeadDto = {
   reportedByOrders: number;
 };
 
-/** An accepted replacement claim with quarantined leads, for the admin's review. */
+/** A category's leads awaiting the admin: quarantined, and rows held under the 20% cap. */
+export type QuarantineCount = { categoryId: string; quarantined: number; held: number };
+
+/** An accepted replacement claim with quarantined or held leads, for the admin's review. */
 export type QuarantineClaimDto = {
   claimId: string;
   orderId: string;
@@ -267,8 +270,9 @@ export type QuarantineClaimDto = {
   replaced: number;
   invalidConfirmed: number;
   verifiedDeliverable: number;
+  /** The claim's rows held under the 20% cap, awaiting the admin's decision. */
   heldForReview: number;
-  /** The claim's reported leads quarantined now; `leads` lists the first ones. */
+  /** The claim's reported leads quarantined now; `leads` lists the first ones (held ones too). */
   quarantined: number;
   leads: ReviewedLeadDto[];
 };

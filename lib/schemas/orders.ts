@@ -78,6 +78,8 @@ export type ReplacementSummary = {
   shortfall: number;
   /** Counted rows not replaced (the 20% cap without a provider), held for the admin's review. */
   heldForReview: number;
+  /** Held rows the admin's review declined: they stay as delivered. */
+  declined: number;
   claimedAt: string;
 };
 

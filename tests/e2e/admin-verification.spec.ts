@@ -2,7 +2,8 @@
 // own (its own database, a DNS server on loopback and the ZeroBounce stand-in, so the key stored
 // here reaches no other spec): the provider key saved in Settings and its credits shown; a
 // category's due leads re-checked now, with the progress on its card; quarantine reviewed per
-// claim, one claim released and another deleted, every buyer's file keeping its rows.
+// claim, one claim released and another deleted, every buyer's file keeping its rows; rows held
+// under a claim's 20% cap replaced as far as the category goes, the rest declined.
 import { expect, test, type Page } from "@playwright/test";
 import { SignJWT } from "jose";
 import { Pool } from "pg";
@@ -22,6 +23,7 @@ let zerobounce: ZeroBounceStandin;
 let server: AppServer;
 let token: string;
 let reviewCategory: string;
+let heldCategory: string;
 
 test.describe.configure({ mode: "serial" });
 
@@ -33,9 +35,11 @@ test.beforeAll(async () => {
   zerobounce = await startZeroBounceStandin("zb-e2e-key");
   reviewCategory = await createCategoryWithLeads(pool, { title: "Review Leads" }, 1100, 81);
   const recheck = await createCategoryWithLeads(pool, { title: "Recheck Leads" }, 300, 82);
-  await pool.query(`UPDATE leads SET email = 'p' || id || '@ok.test' WHERE category_id IN ($1, $2)`, [
+  heldCategory = await createCategoryWithLeads(pool, { title: "Held Leads" }, 1500, 83);
+  await pool.query(`UPDATE leads SET email = 'p' || id || '@ok.test' WHERE category_id IN ($1, $2, $3)`, [
     reviewCategory,
     recheck,
+    heldCategory,
   ]);
   await pool.query(`UPDATE leads SET verified_at = now() - interval '40 days' WHERE category_id = $1`, [
     recheck,
@@ -80,20 +84,20 @@ async function openTab(page: Page, tab: string): Promise<void> {
   await page.goto(`${server.url}/admin/dashboard?tab=${tab}`);
 }
 
-/** A paid starter order of the review category holding its 1,000 most recently verified leads. */
-async function paidOrder(): Promise<{ id: string; key: string; emails: string[] }> {
+/** A paid starter order of the category holding its 1,000 most recently verified leads. */
+async function paidOrder(category = reviewCategory): Promise<{ id: string; key: string; emails: string[] }> {
   const { rows } = await pool.query<{ id: string; download_key: string }>(
     `INSERT INTO orders (category_id, lead_title, package_type, lead_count, amount, status, paid_at, download_expires_at)
-     VALUES ($1, 'Review Leads', 'starter', 1000, 10, 'finished', now(), now() + interval '30 days')
+     SELECT id, title, 'starter', 1000, 10, 'finished', now(), now() + interval '30 days' FROM categories WHERE id = $1
      RETURNING id, download_key`,
-    [reviewCategory],
+    [category],
   );
   await pool.query(
     `INSERT INTO order_leads (order_id, position, lead_id)
      SELECT $1, row_number() OVER (ORDER BY verified_at DESC, id), id
        FROM (SELECT id, verified_at FROM leads WHERE category_id = $2 AND quarantined_at IS NULL
               ORDER BY verified_at DESC, id LIMIT 1000) chosen`,
-    [rows[0].id, reviewCategory],
+    [rows[0].id, category],
   );
   const leads = await pool.query<{ email: string }>(
     `SELECT l.email FROM order_leads ol JOIN leads l ON l.id = ol.lead_id WHERE ol.order_id = $1 ORDER BY ol.position`,
@@ -190,4 +194,53 @@ test("quarantine is reviewed per claim: one claim released, another deleted, no 
   expect(rows.map((row) => row.rows)).toEqual([1000, 1000, 1000, 1000]);
   // The deleted claim's leads stay in the files that hold them, marked invalid.
   expect(rows.reduce((sum, row) => sum + row.invalid, 0)).toBeGreaterThan(0);
+});
+
+test("rows held under a claim's 20% cap are replaced as far as the category goes, the rest declined", async ({
+  page,
+}) => {
+  const order = await paidOrder(heldCategory);
+  // The provider fails: without its word one claim replaces 200 of the 1,000 rows, 800 are held.
+  zerobounce.failNext(500);
+  const answer = await page.request.post(`${server.url}/api/orders/${order.key}/replacement`, {
+    data: { emails: order.emails },
+  });
+  expect(await answer.json()).toMatchObject({ replaced: 200, heldForReview: 800 });
+
+  await openTab(page, "categories");
+  const card = page
+    .locator("[data-category-id]")
+    .filter({ has: page.getByRole("heading", { name: "Held Leads" }) });
+  await expect(card.getByTestId("quarantine")).toContainText("800 held for review");
+  await card.getByRole("button", { name: "Review by claim" }).click();
+  const dialog = page.getByRole("dialog", { name: "Quarantine review: Held Leads" });
+  const claim = dialog.getByRole("region", { name: `Claim on order ${order.id}` });
+  await expect(claim).toContainText("800 of its rows held for review");
+
+  // 1,500 leads: 1,000 reported, 200 given at the claim, 300 left to replace with.
+  await claim.getByRole("button", { name: "Replace held leads" }).click();
+  await expectToast(
+    page,
+    "Held leads replaced",
+    `Order ${order.id}: 300 replaced, 500 still held (the category ran short)`,
+  );
+  await expect(claim).toContainText("500 of its rows held for review");
+
+  page.once("dialog", (confirm) => void confirm.accept());
+  await claim.getByRole("button", { name: "Decline held leads" }).click();
+  await expectToast(page, "Held leads declined", `Order ${order.id}`);
+  await expect(dialog).toContainText("No quarantined leads");
+
+  // The buyer's order page tells what became of the claim; the file keeps its 1,000 rows.
+  await page.goto(`${server.url}/order/${order.key}`);
+  await expect(page.getByTestId("replacement-claim")).toContainText("500 leads replaced");
+  await expect(page.getByTestId("declined-after-review")).toHaveText(
+    "500 reported leads were reviewed by our team and not replaced.",
+  );
+  const { rows } = await pool.query<{ rows: number; changed: number }>(
+    `SELECT count(*)::int AS rows, count(*) FILTER (WHERE l.email <> ALL($2::text[]))::int AS changed
+       FROM order_leads ol JOIN leads l ON l.id = ol.lead_id WHERE ol.order_id = $1`,
+    [order.id, order.emails],
+  );
+  expect(rows[0]).toEqual({ rows: 1000, changed: 500 });
 });

@@ -101,7 +101,13 @@ test.describe("without JavaScript", () => {
     const managers = await matchCount(page);
     expect(managers).toBeLessThan(whole);
     expect(managers).toBeGreaterThan(0);
+    // Shown without script: nothing of the page waits for a streamed boundary to be revealed.
+    await expect(page.getByTestId("segment-preview")).toBeVisible();
     await expect(page.getByTestId("segment-preview").locator("tbody tr")).toHaveCount(10);
+    await expect(page.getByTestId("segment-availability")).toBeVisible();
+    await expect(page.getByTestId("segment-availability")).toContainText(
+      `${managers.toLocaleString("en-US")} leads match`,
+    );
     // The unfiltered page is still its cached self.
     await page.goto(`${server.url}/category/${categoryId}?package=starter`);
     expect(await matchCount(page)).toBe(whole);

@@ -337,13 +337,22 @@ describe("re-check now", () => {
       [id],
     );
     await pool().query(`DELETE FROM leads WHERE category_id = $1 AND email LIKE 'n2%'`, [id]);
-    await expectCheckDaysExact();
-    const { rows } = await pool().query<{ due: number }>(
-      `SELECT count(*)::int AS due FROM leads WHERE category_id = $1 AND lead_sellable(quarantined_at, email_status)
-          AND GREATEST(verified_at, email_checked_at) < now() - interval '27 days'`,
+    // Imported leads queued for the provider are due whatever their date.
+    await pool().query(
+      `UPDATE leads SET email_status_reason = 'queued', email_checked_at = NULL, verified_at = now()
+        WHERE category_id = $1 AND email LIKE 'n3%'`,
       [id],
     );
-    expect(rows[0].due).toBeGreaterThan(0);
+    await expectCheckDaysExact();
+    const { rows } = await pool().query<{ due: number; queued: number }>(
+      `SELECT count(*)::int AS due, count(*) FILTER (WHERE email_status_reason = 'queued')::int AS queued
+         FROM leads WHERE category_id = $1 AND lead_sellable(quarantined_at, email_status)
+          AND (GREATEST(verified_at, email_checked_at) < now() - interval '27 days'
+               OR (email_status_reason = 'queued' AND email_checked_at IS NULL))`,
+      [id],
+    );
+    expect(rows[0].due).toBeGreaterThan(rows[0].queued);
+    expect(rows[0].queued).toBe(111);
     expect((await overviewOf(id)).due).toBe(rows[0].due);
 
     // Finished: it can be asked again.

@@ -27,6 +27,11 @@ const { GET: quarantineList } = await import("@/app/api/admin/categories/quarant
 const { DELETE: deleteQuarantine } = await import("@/app/api/admin/categories/[id]/quarantine/route");
 const { POST: releaseQuarantine } = await import("@/app/api/admin/categories/[id]/quarantine/release/route");
 const { GET: statsRoute } = await import("@/app/api/admin/stats/route");
+const { GET: claimsRoute } = await import("@/app/api/admin/categories/[id]/quarantine/claims/route");
+const { POST: replaceHeldRoute } =
+  await import("@/app/api/admin/categories/[id]/quarantine/claims/[claimId]/held/replace/route");
+const { POST: declineHeldRoute } =
+  await import("@/app/api/admin/categories/[id]/quarantine/claims/[claimId]/held/decline/route");
 const { db, pool } = await import("@/lib/db");
 const { signAdminToken } = await import("@/lib/auth/session");
 const { createCategoryWithLeads } = await import("@/prisma/demo-data");
@@ -227,6 +232,93 @@ describe("the 5% threshold", () => {
     expect(summary.body.replacement).toMatchObject({ counted: 1000, replaced: 200, heldForReview: 800 });
   });
 
+  it("holds the rows beyond the cap until the admin replaces them (as far as the category goes) or declines them", async () => {
+    const held = await createCategoryWithLeads(pool(), { title: "Held Leads" }, 1500, 44);
+    const key = await buy(held);
+    const rows = await orderRows(key);
+    const reported = new Set(rows.map((row) => row.email));
+    expect((await claim(key, { emails: [...reported] })).body).toMatchObject({
+      replaced: 200,
+      heldForReview: 800,
+    });
+    const claimed = await orderRows(key);
+
+    // The category card and the review show the held rows; the order has none quarantined.
+    const counts = await callJson<{ categoryId: string; quarantined: number; held: number }[]>(
+      quarantineList,
+      "/x",
+      { token },
+    );
+    expect(counts.body.find((entry) => entry.categoryId === held)).toEqual({
+      categoryId: held,
+      quarantined: 0,
+      held: 800,
+    });
+    type Listed = { claimId: string; heldForReview: number; quarantined: number; leads: { held: boolean }[] };
+    const listed = await callJson<Listed[]>(claimsRoute, "/x", { token, params: { id: held } });
+    expect(listed.body).toHaveLength(1);
+    const [entry] = listed.body;
+    expect(entry).toMatchObject({ heldForReview: 800, quarantined: 0 });
+    expect(entry.leads).toHaveLength(100);
+    expect(entry.leads.every((lead) => lead.held)).toBe(true);
+
+    const decide = (route: typeof replaceHeldRoute, id = held) =>
+      callJson<Record<string, unknown>>(route, "/x", {
+        token,
+        method: "POST",
+        params: { id, claimId: entry.claimId },
+      });
+    const params = { id: held, claimId: entry.claimId };
+    expect((await call(replaceHeldRoute, "/x", { method: "POST", params })).status).toBe(401);
+    expect((await call(declineHeldRoute, "/x", { method: "POST", params })).status).toBe(401);
+    const other = await createCategoryWithLeads(pool(), { title: "Other Held" }, 10, 45);
+    expect((await decide(replaceHeldRoute, other)).status).toBe(404);
+
+    // 1,500 leads: 1,000 reported, 200 already given: 300 left to replace with, 500 stay held.
+    const replaced = await decide(replaceHeldRoute);
+    expect(replaced.body).toEqual({ success: true, replaced: 300, stillHeld: 500 });
+    const after = await orderRows(key);
+    expect(after).toHaveLength(1000);
+    const changed = after.filter((row, index) => row.lead_id !== claimed[index].lead_id);
+    expect(changed).toHaveLength(300);
+    expect(changed.some((row) => reported.has(row.email))).toBe(false);
+    expect(new Set(after.map((row) => row.lead_id)).size).toBe(1000);
+    const summary = async () =>
+      (
+        await callJson<{ replacement: Record<string, unknown> }>(orderApi, `/api/orders/${key}`, {
+          params: { key },
+        })
+      ).body.replacement;
+    expect(await summary()).toMatchObject({ replaced: 500, heldForReview: 500, declined: 0 });
+    // Nothing left to replace with: the rest stays held.
+    expect((await decide(replaceHeldRoute)).body).toEqual({ success: true, replaced: 0, stillHeld: 500 });
+
+    expect((await decide(declineHeldRoute)).body).toEqual({ success: true, declined: 500 });
+    expect(await orderRows(key)).toEqual(after);
+    expect(await summary()).toMatchObject({ replaced: 500, heldForReview: 0, declined: 500 });
+    expect((await decide(declineHeldRoute)).status).toBe(409);
+    expect((await decide(replaceHeldRoute)).status).toBe(409);
+    const done = await call(claimsRoute, "/x", { token, params: { id: held } });
+    expect(done.headers.get("x-total-count")).toBe("0");
+    expect(
+      (await callJson<{ categoryId: string }[]>(quarantineList, "/x", { token })).body.some(
+        (count) => count.categoryId === held,
+      ),
+    ).toBe(false);
+    // The sale counter follows the swaps.
+    const { rows: drift } = await pool().query(
+      `SELECT ol.lead_id FROM order_leads ol JOIN orders o ON o.id = ol.order_id
+         LEFT JOIN lead_sales s ON s.lead_id = ol.lead_id WHERE o.category_id = $1 AND s.sold IS DISTINCT FROM 1`,
+      [held],
+    );
+    expect(drift).toEqual([]);
+    const sold = await pool().query(
+      "SELECT count(*)::int AS leads, sum(sold)::int AS sold FROM lead_sales WHERE category_id = $1",
+      [held],
+    );
+    expect(sold.rows[0]).toEqual({ leads: 1000, sold: 1000 });
+  });
+
   it("accepts one of two simultaneous claims on an order and answers the other 409", async () => {
     const key = await buy(category);
     const rows = await orderRows(key);
@@ -335,10 +427,12 @@ describe("shortfall, admin quarantine and the dashboard", () => {
     expect((await claim(other, { emails: [...reported] })).status).toBe(201);
 
     // Admin: 60 quarantined; release makes them sellable again, the count follows.
-    const list = await callJson<{ categoryId: string; quarantined: number }[]>(quarantineList, "/x", {
-      token,
-    });
-    expect(list.body).toContainEqual({ categoryId: category, quarantined: 60 });
+    const list = await callJson<{ categoryId: string; quarantined: number; held: number }[]>(
+      quarantineList,
+      "/x",
+      { token },
+    );
+    expect(list.body).toContainEqual({ categoryId: category, quarantined: 60, held: 0 });
     expect(await categoryCount(category)).toBe(950);
     const unauthorised = await call(releaseQuarantine, "/x", { params: { id: category }, method: "POST" });
     expect(unauthorised.status).toBe(401);
