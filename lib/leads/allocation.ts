@@ -109,13 +109,17 @@ export async function countBoughtBefore(
 export const FRESH_ORDER = Prisma.sql`sold, verified_at DESC, shuffle`;
 
 /**
- * Run before freshLeadsQuery in its transaction. Its `NOT IN (subquery)` exclusions must be hashed
+ * Run before freshLeadsQuery in its transaction. It waits for the category's other allocations
+ * (first deliveries and replacements) to end: two at once would both take the same unsold leads,
+ * each unaware of the other's. Held to the transaction's end; the statements after it see the
+ * earlier ones' rows (READ COMMITTED). Its `NOT IN (subquery)` exclusions must be hashed
  * (built once, one probe per lead walked): the planner hashes one only when its estimated size fits
  * hash memory and otherwise rereads the whole subquery for every lead, so hash memory is raised
  * for the transaction. Parallel workers would each build the hashes again, and JIT compilation
  * would cost more than the whole allocation.
  */
-export async function prepareAllocation(tx: Tx): Promise<void> {
+export async function prepareAllocation(tx: Tx, categoryId: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`allocation:${categoryId}`}, 0))`;
   await tx.$queryRaw`SELECT set_config('jit', 'off', true), set_config('hash_mem_multiplier', '64', true),
     set_config('max_parallel_workers_per_gather', '0', true)`;
 }

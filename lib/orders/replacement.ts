@@ -135,7 +135,7 @@ async function swapForFresh(
   reported: string[],
 ): Promise<Delivered[]> {
   const filter = await replacementFilter(tx, order, reported);
-  await prepareAllocation(tx);
+  await prepareAllocation(tx, order.category_id);
   const fresh = await tx.$queryRaw<{ id: bigint }[]>`
     SELECT id FROM (${freshLeadsQuery(filter, rows.length)}) AS fresh
      ORDER BY ${FRESH_ORDER}`;

@@ -75,7 +75,7 @@ export async function allocateLeads(
   const excludedBought = buyer ? await countBoughtBefore(filter, buyer, tx) : null;
   const keepUntil = new Date(Date.now() + REPLACEMENT_DAYS * 86_400_000);
   const notListed = await orderList(tx, order.suppressionListId, keepUntil);
-  await prepareAllocation(tx);
+  await prepareAllocation(tx, order.categoryId);
   const allocated = await tx.$executeRaw(
     allocationInsert(
       order.id,

@@ -94,6 +94,44 @@ describe("rotation", () => {
     expect(await expectCounterExact()).toBe(2500);
   });
 
+  it("gives two orders paid at the same moment different leads, also of one buyer", async () => {
+    const category = await createCategoryWithLeads(pool(), { title: "Simultaneous Leads" }, 3000, 74);
+    const keys = await Promise.all(
+      ["a@example.com", undefined, "same@example.com", "same@example.com"].map(async (email) => {
+        const result = await callJson<{ paymentId: string }>(create, "/api/payment/create", {
+          json: { categoryId: category, packageType: "starter", ...(email ? { email } : {}) },
+          headers: fromAddress(nextAddress()),
+        });
+        expect(result.status).toBe(200);
+        return result.body.paymentId;
+      }),
+    );
+    const signed = await Promise.all(
+      keys.map(async (key) => {
+        const order = await db().order.findUniqueOrThrow({ where: { downloadKey: key } });
+        return standin.signedIpn(standin.pay(order.invoiceId!, { status: "finished" }).payment_id);
+      }),
+    );
+    // Two pairs at once: the category has unsold leads for three orders, never four.
+    for (const pair of [signed.slice(0, 2), signed.slice(2)]) {
+      const answers = await Promise.all(
+        pair.map((ipnCall) =>
+          call(ipn, "/api/payment/ipn", {
+            body: ipnCall.body,
+            headers: { "content-type": "application/json", "x-nowpayments-sig": ipnCall.signature },
+          }),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    }
+    const [a, b, c, d] = await Promise.all(keys.map(delivered));
+    const ids = (rows: { id: string }[]) => new Set(rows.map((row) => row.id));
+    expect([...ids(b)].filter((id) => ids(a).has(id))).toEqual([]);
+    // The same buyer's two orders never share a lead.
+    expect([...ids(d)].filter((id) => ids(c).has(id))).toEqual([]);
+    await expectCounterExact();
+  });
+
   it("ranks least sold, then most recently verified, then by a random order stable per order", async () => {
     const category = await createCategoryWithLeads(pool(), { title: "Tie Leads" }, 1200, 72);
     // Half the leads share one verified_at: only the random order separates them.
