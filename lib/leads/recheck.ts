@@ -155,10 +155,11 @@ export async function recheckDueLeads(options: RecheckOptions): Promise<RecheckR
     }
     const answered = (index: number, check: AddressCheck): boolean => {
       if (check.status === "invalid") return true;
+      // With a provider configured, the check ends with its verdict only, whatever our resolver
+      // said: it checks the mailbox itself (and it was paid for).
+      if (options.provider) return check.status !== null && provider !== undefined && !providerError;
       const domain = parseAddress(emails[index])?.domain;
-      if (!domain || answers.get(domain) !== "accepts_mail") return false;
-      // With a provider configured, the check ends with its verdict only.
-      return options.provider ? check.status !== null && provider !== undefined && !providerError : true;
+      return domain !== undefined && answers.get(domain) === "accepts_mail";
     };
     const ids: string[] = [];
     const statuses: (string | null)[] = [];

@@ -183,6 +183,32 @@ describe("re-checks", () => {
     expect((await findAnyCategory(id))?.count).toBe(3);
   });
 
+  it("with domain checks off take the provider's verdicts all the same (it checks the mailbox itself)", async () => {
+    const id = await category("Recheck provider, no resolver", [
+      { email: "valid@ok.test", daysAgo: 40 },
+      { email: "gone@ok.test", daysAgo: 40 },
+      { email: "maybe@broken.test", daysAgo: 40 },
+    ]);
+    standin.results.set("gone@ok.test", { status: "invalid", sub_status: "mailbox_not_found" });
+    standin.results.set("maybe@broken.test", { status: "unknown", sub_status: "timeout_exceeded" });
+    const result = await run({ domains: new MailDomainChecker({ servers: [] }), provider: provider() });
+    expect(result).toEqual({ checked: 3, confirmed: 1, invalid: 1, stoppedBy: null });
+    expect(standin.calls).toEqual(["validatebatch:3"]);
+    const after = await leadsOf(id);
+    expect(after["valid@ok.test"].emailStatus).toBe("valid");
+    expect(after["gone@ok.test"].emailStatus).toBe("invalid");
+    expect(after["maybe@broken.test"]).toMatchObject({
+      emailStatus: "unknown",
+      emailStatusReason: "provider:timeout_exceeded",
+    });
+    expect(after["maybe@broken.test"].emailCheckedAt).not.toBeNull();
+    // Checked: nothing is due, so a second run sends nothing (no credits spent again).
+    expect(
+      (await run({ domains: new MailDomainChecker({ servers: [] }), provider: provider() })).checked,
+    ).toBe(0);
+    expect(standin.calls).toEqual(["validatebatch:3"]);
+  });
+
   it("leave statuses as they were when the provider fails or the month's limit is reached, and tell the admin", async () => {
     const id = await category("Recheck failures", [
       { email: "x@ok.test", daysAgo: 40, status: "valid" },
