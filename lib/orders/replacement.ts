@@ -31,7 +31,8 @@ import {
 
 // Free replacement of invalid leads (docs/product-rules.md, "Replacement claims"). The holder of a
 // paid order's download key reports addresses; those delivered in the order are checked again
-// (our checks, and the provider when configured). Invalid ones count, are replaced and stop being
+// (our checks, and the provider when configured), unless already invalid (then they stay so).
+// Invalid ones count, are replaced and stop being
 // sellable to anyone; ones the provider confirms deliverable do not count; the others count and
 // are replaced for this buyer, and are quarantined for everyone once buyers of two different
 // orders have reported them. When more than 5% count, their rows are swapped (same positions) for
@@ -52,7 +53,7 @@ type LockedOrder = {
   suppression_list_id: string | null;
 };
 
-type Delivered = { position: number; lead_id: bigint; email: string };
+type Delivered = { position: number; lead_id: bigint; email: string; email_status: string };
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -89,7 +90,7 @@ function deliveredAmong(
   reported: string[],
 ) {
   return tx.$queryRaw<Delivered[]>`
-    SELECT ol.position, ol.lead_id, l.email
+    SELECT ol.position, ol.lead_id, l.email, l.email_status::text
       FROM leads l JOIN order_leads ol ON ol.lead_id = l.id AND ol.order_id = ${orderId}::uuid
      WHERE l.category_id = ${categoryId}::uuid AND l.email = ANY(${reported}::text[])
      ORDER BY ol.position`;
@@ -192,8 +193,9 @@ export async function claimReplacement(
       known.leadCount,
     );
   }
+  // An address already found invalid (by a re-check, or deleted by the admin) needs no check.
   const checked = await checkReported(
-    before.map((row) => row.email),
+    before.filter((row) => row.email_status !== "invalid").map((row) => row.email),
     now,
   );
 
@@ -211,7 +213,9 @@ export async function claimReplacement(
     const inOrder = new Set(delivered.map((row) => row.email));
     const notInOrder = reported.filter((email) => !inOrder.has(email));
     const verdictOf = (row: Delivered): Verdict =>
-      checked.verdicts.get(row.email) ?? { verdict: "unconfirmed", reason: null };
+      row.email_status === "invalid"
+        ? { verdict: "invalid", reason: null }
+        : (checked.verdicts.get(row.email) ?? { verdict: "unconfirmed", reason: null });
     const invalid = delivered.filter((row) => verdictOf(row).verdict === "invalid");
     const deliverable = delivered.filter((row) => verdictOf(row).verdict === "valid");
     const unconfirmed = delivered.filter((row) => verdictOf(row).verdict === "unconfirmed");
@@ -227,18 +231,19 @@ export async function claimReplacement(
     const held = [...invalid, ...unconfirmed].slice(cap);
 
     // Invalid for everyone: no later order gets them; earlier files keep them, marked invalid.
-    for (const row of invalid) {
+    const foundInvalid = invalid.filter((row) => row.email_status !== "invalid");
+    for (const row of foundInvalid) {
       await tx.lead.update({
         where: { id: row.lead_id },
         data: { emailStatus: "invalid", emailStatusReason: verdictOf(row).reason ?? "", emailCheckedAt: now },
         select: { id: true },
       });
     }
-    if (invalid.length > 0) {
+    if (foundInvalid.length > 0) {
       await tx.$executeRaw`
         INSERT INTO verifier_months AS m (month, invalid_found)
-        VALUES (date_trunc('month', ${now}::timestamptz AT TIME ZONE 'UTC')::date, ${invalid.length})
-        ON CONFLICT (month) DO UPDATE SET invalid_found = m.invalid_found + ${invalid.length}`;
+        VALUES (date_trunc('month', ${now}::timestamptz AT TIME ZONE 'UTC')::date, ${foundInvalid.length})
+        ON CONFLICT (month) DO UPDATE SET invalid_found = m.invalid_found + ${foundInvalid.length}`;
     }
     // Confirmed deliverable: checked and verified now.
     await tx.lead.updateMany({
@@ -333,7 +338,7 @@ export async function replaceHeld(
   return transaction(async (tx) => {
     const order = await lockClaimOrder(tx, categoryId, claimId);
     const held = await tx.$queryRaw<Delivered[]>`
-      SELECT ol.position, ol.lead_id, l.email
+      SELECT ol.position, ol.lead_id, l.email, l.email_status::text
         FROM replacement_reports rr
         JOIN order_leads ol ON ol.order_id = rr.order_id AND ol.lead_id = rr.lead_id
         JOIN leads l ON l.id = rr.lead_id

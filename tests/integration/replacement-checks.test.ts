@@ -130,4 +130,44 @@ describe("a claim checked again", () => {
     expect(fine.every((row) => kept.has(row.lead_id))).toBe(true);
     expect([...gone, ...rejected, ...unsure].some((row) => kept.has(row.lead_id))).toBe(false);
   });
+
+  it("counts an address already found invalid as invalid without asking, and never puts it back on sale", async () => {
+    const category = await createCategoryWithLeads(pool(), { title: "Known Invalid Claims" }, 1200, 52);
+    await pool().query(`UPDATE leads SET email = 'p' || id || '@ok.test' WHERE category_id = $1`, [category]);
+    const key = await buy(category);
+    const delivered = await orderEmails(key);
+    // Found invalid after the sale: 40 by a re-check, 20 taken off the shelf by the admin.
+    const rechecked = delivered.slice(0, 40);
+    const deleted = delivered.slice(40, 60);
+    await pool().query(
+      `UPDATE leads SET email_status = 'invalid', email_status_reason = 'mailbox_not_found' WHERE id = ANY($1::bigint[])`,
+      [rechecked.map((row) => row.lead_id)],
+    );
+    await pool().query(
+      `UPDATE leads SET email_status = 'invalid', email_status_reason = 'reported' WHERE id = ANY($1::bigint[])`,
+      [deleted.map((row) => row.lead_id)],
+    );
+    // The provider would call them deliverable now: it is not asked.
+    for (const row of [...rechecked, ...deleted])
+      zerobounce.results.set(row.email, { status: "valid", sub_status: "" });
+    zerobounce.calls.length = 0;
+    const invalidBefore = (await db().verifierMonth.findFirst())?.invalidFound ?? 0;
+
+    const answer = await callJson<Record<string, unknown>>(claimRoute, `/api/orders/${key}/replacement`, {
+      params: { key },
+      headers: fromAddress(nextAddress()),
+      json: { emails: [...rechecked, ...deleted].map((row) => row.email) },
+    });
+    expect(answer.body).toMatchObject({ counted: 60, replaced: 60, invalidConfirmed: 60, heldForReview: 0 });
+    expect(answer.body.verifiedDeliverable).toEqual([]);
+    expect(zerobounce.calls).toEqual([]);
+    const after = await db().lead.findMany({
+      where: { id: { in: [...rechecked, ...deleted].map((row) => BigInt(row.lead_id)) } },
+      select: { emailStatus: true, emailStatusReason: true },
+    });
+    expect(new Set(after.map((lead) => lead.emailStatus))).toEqual(new Set(["invalid"]));
+    expect(after.filter((lead) => lead.emailStatusReason === "reported")).toHaveLength(20);
+    // Already counted when they were found: not found again.
+    expect((await db().verifierMonth.findFirst())?.invalidFound ?? 0).toBe(invalidBefore);
+  });
 });
