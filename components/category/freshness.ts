@@ -11,9 +11,25 @@ const DAY = new Intl.DateTimeFormat("en-US", {
 
 /** "88% valid, 9% accept-all, 3% unknown": the status mix of a country's sellable leads. */
 export function statusMixText(mix: StatusMix): string {
-  const total = mix.valid + mix.acceptAll + mix.unknown;
-  const share = (part: number) => (total > 0 ? Math.round((part * 100) / total) : 0);
-  return `${share(mix.valid)}% valid, ${share(mix.acceptAll)}% accept-all, ${share(mix.unknown)}% unknown`;
+  const [valid, acceptAll, unknown] = wholePercents([mix.valid, mix.acceptAll, mix.unknown]);
+  return `${valid}% valid, ${acceptAll}% accept-all, ${unknown}% unknown`;
+}
+
+/**
+ * Whole percents that add up to 100 (largest remainders get the rounding), so that a mix never
+ * reads as 99% or 101%. All zero for nothing.
+ */
+function wholePercents(parts: number[]): number[] {
+  const total = parts.reduce((sum, part) => sum + part, 0);
+  if (total === 0) return parts.map(() => 0);
+  const exact = parts.map((part) => (part * 100) / total);
+  const whole = exact.map(Math.floor);
+  const byRemainder = exact
+    .map((value, index) => index)
+    .sort((a, b) => exact[b] - whole[b] - (exact[a] - whole[a]));
+  for (const index of byRemainder.slice(0, 100 - whole.reduce((sum, value) => sum + value, 0)))
+    whole[index] += 1;
+  return whole;
 }
 
 /** Every country's mix added up (the admin's view of a category). */

@@ -17,6 +17,7 @@ export function SegmentPreview({ rows }: { rows: SegmentPreviewRow[] }) {
               ...row,
               location: [city, state].filter(Boolean).join(", "),
             }))}
+            emailStatus
             describedBy="segment-preview-note"
           />
         )}

@@ -6,8 +6,15 @@ import { SELLABLE_SQL } from "@/lib/leads/sellable";
 import { segmentSql } from "@/lib/segments/filter";
 import type { Segment } from "@/lib/segments/vocabularies";
 
-/** A masked lead of a segment: never an email, phone or profile URL. */
-export type SegmentPreviewRow = { name: string; title: string; company: string; city: string; state: string };
+/** A masked lead of a segment: never an email, phone or profile URL; the email's status only. */
+export type SegmentPreviewRow = {
+  name: string;
+  title: string;
+  company: string;
+  city: string;
+  state: string;
+  emailStatus: "valid" | "accept_all" | "unknown";
+};
 
 export const SEGMENT_PREVIEW_ROWS = 10;
 
@@ -32,8 +39,9 @@ export async function segmentPreview(
         company: string;
         city: string;
         state: string;
+        email_status: SegmentPreviewRow["emailStatus"];
       }[]
-    >`SELECT first_name, last_name, job_title, company, city, state FROM leads
+    >`SELECT first_name, last_name, job_title, company, city, state, email_status::text FROM leads
      WHERE category_id = ${categoryId}::uuid AND country = ${location}::"Country" AND ${SELLABLE_SQL}
        AND ${segment ? segmentSql(segment) : Prisma.sql`true`}
      ORDER BY verified_at DESC, id LIMIT ${SEGMENT_PREVIEW_ROWS}`;
@@ -44,5 +52,6 @@ export async function segmentPreview(
     company: row.company,
     city: row.city,
     state: row.state,
+    emailStatus: row.email_status,
   }));
 }

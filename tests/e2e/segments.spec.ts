@@ -53,6 +53,8 @@ async function filterAndBuy(page: Page, state: string) {
     expect(cell).toMatch(new RegExp(`, ${state}$`));
   }
   expect(await preview.textContent()).not.toContain("@");
+  // Each with its email's status, as the lead sample shows it.
+  await expect(preview.getByTestId("email-status")).toHaveCount(10);
   await expect(page.getByText("Lead Sample Preview")).toBeVisible();
 
   const popupPromise = page.waitForEvent("popup");
