@@ -4,6 +4,7 @@ import { buffer } from "node:stream/consumers";
 import { db, pool, type Tx } from "@/lib/db";
 import { AppError, FileTooLargeError, notFound } from "@/lib/errors";
 import type { Caller } from "@/lib/limits/caller";
+import { CLOSED_STATUSES } from "@/lib/orders/status";
 import { assertWithinLimit } from "@/lib/limits/throttle";
 import { consumeFile, type FormBody, type UploadLimits } from "@/lib/limits/uploads";
 import type { SuppressionListAnswer } from "@/lib/schemas/suppression";
@@ -133,14 +134,23 @@ const EXPIRED_BATCH = 100;
 /**
  * The upkeep: deletes lists past their expiry, a batch at a time, claimed with SKIP LOCKED so
  * instances share the work and a list being kept longer right now is left for the next tick.
- * Answers how many were deleted.
+ * A list an order may still allocate with is kept past its expiry: the order is open and unpaid
+ * (a partial payment can be topped up days later), or its claim has rows held for the admin's
+ * review (replacing them must skip the same contacts). Answers how many were deleted.
  */
 export async function deleteExpiredLists(now = new Date()): Promise<number> {
   let deleted = 0;
   for (;;) {
     const batch = await db().$executeRaw`DELETE FROM suppression_lists WHERE id IN (
-      SELECT id FROM suppression_lists WHERE expires_at <= ${now}
-       ORDER BY expires_at LIMIT ${EXPIRED_BATCH} FOR UPDATE SKIP LOCKED)`;
+      SELECT l.id FROM suppression_lists l
+       WHERE l.expires_at <= ${now}
+         AND NOT EXISTS (
+           SELECT 1 FROM orders o
+            WHERE o.suppression_list_id = l.id
+              AND ((o.paid_at IS NULL AND lower(o.status) <> ALL(${[...CLOSED_STATUSES]}::text[]))
+                   OR EXISTS (SELECT 1 FROM replacement_claims rc
+                               WHERE rc.order_id = o.id AND rc.held_for_review > 0)))
+       ORDER BY l.expires_at LIMIT ${EXPIRED_BATCH} FOR UPDATE OF l SKIP LOCKED)`;
     deleted += batch;
     if (batch < EXPIRED_BATCH) return deleted;
   }

@@ -260,4 +260,44 @@ describe("expiry", () => {
     const after = await db().order.findUniqueOrThrow({ where: { id: order.id } });
     expect(after).toMatchObject({ suppressionListId: null, excludedListed: order.excludedListed });
   });
+
+  it("keeps a list past its expiry while a part-paid order or rows held for review may still need it", async () => {
+    const emails = await usaEmails();
+    const listed = emails.slice(0, 50);
+    const list = await upload(listed.join("\n"));
+    const created = await createOrder({ suppressionListId: list });
+    expect(created.status).toBe(200);
+    const key = created.body.paymentId;
+    // Part paid: the buyer may top it up days later.
+    await pool().query(
+      `UPDATE orders SET status = 'partially_paid', actually_paid = 1 WHERE download_key = $1`,
+      [key],
+    );
+    const now = Date.now();
+    await deleteExpiredLists(new Date(now + 5 * 86_400_000));
+    expect(await db().suppressionList.count({ where: { id: list } })).toBe(1);
+
+    await pay(key);
+    const rows = await pool().query<{ email: string }>(
+      `SELECT l.email FROM orders o JOIN order_leads ol ON ol.order_id = o.id JOIN leads l ON l.id = ol.lead_id
+        WHERE o.download_key = $1`,
+      [key],
+    );
+    expect(rows.rows.some((row) => listed.includes(row.email))).toBe(false);
+    // A claim without the provider's word: 800 rows held for the admin past the 30 days.
+    const claim = await callJson<{ heldForReview: number }>(claimRoute, `/api/orders/${key}/replacement`, {
+      params: { key },
+      headers: fromAddress("10.30.0.10"),
+      json: { emails: rows.rows.map((row) => row.email) },
+    });
+    expect(claim.body.heldForReview).toBe(800);
+    await deleteExpiredLists(new Date(now + 40 * 86_400_000));
+    expect(await db().suppressionList.count({ where: { id: list } })).toBe(1);
+    await pool().query(
+      `UPDATE replacement_claims SET held_for_review = 0 WHERE order_id = (SELECT id FROM orders WHERE download_key = $1)`,
+      [key],
+    );
+    await deleteExpiredLists(new Date(now + 40 * 86_400_000));
+    expect(await db().suppressionList.count({ where: { id: list } })).toBe(0);
+  });
 });
