@@ -19,10 +19,17 @@ import { SegmentFilters } from "@/components/category/segment-filters";
 import { SegmentPreview } from "@/components/category/segment-preview";
 import { segmentCounts } from "@/lib/segments/counts";
 import { segmentPreview } from "@/lib/segments/preview";
-import type { Segment } from "@/lib/segments/vocabularies";
+import { describeSegment, segmentQueryString, type Segment } from "@/lib/segments/vocabularies";
 
-/** The metadata of a category page for one country, whichever package it shows. */
-export async function categoryMetadata(id: string, location: Location): Promise<Metadata> {
+/**
+ * The metadata of a category page for one country, whichever package it shows. A segment's page is
+ * its own page (titled and canonical with its filters), so a filtered list can be shared and indexed.
+ */
+export async function categoryMetadata(
+  id: string,
+  location: Location,
+  segment: Segment | null = null,
+): Promise<Metadata> {
   const category = await loadCategory(id).catch((error: unknown) => {
     // The page itself reports the failure (error.tsx); metadata falls back to the site's.
     console.error("Category metadata: could not read the category", error);
@@ -31,9 +38,18 @@ export async function categoryMetadata(id: string, location: Location): Promise<
   if (category === undefined) return { title: "Lead Category" };
   // Not offered in a country where it has no leads: the page is a 404, and so is its title.
   if (!category || category.countByLocation[location] === 0) return { title: "Category Not Found" };
+  const path = categoryHref(category._id, location);
+  if (segment) {
+    const filters = describeSegment(segment);
+    return pageMetadata({
+      title: `${listTitle(category.title, location)} (${filters})`,
+      description: `Buy verified ${category.title} professional leads in the ${location}, narrowed to ${filters}: 93% accuracy, updated weekly, instant CSV & Excel download from $10.`,
+      path: `${path}${path.includes("?") ? "&" : "?"}${segmentQueryString(segment)}`,
+    });
+  }
   const title = `${listTitle(category.title, location)}: Verified B2B Leads`;
   const description = `Buy verified ${category.title} professional leads in the ${location}: ${category.countByLocation[location].toLocaleString("en-US")} contacts available, 93% accuracy, updated weekly, instant CSV & Excel download from $10.`;
-  return pageMetadata({ title, description, path: categoryHref(category._id, location) });
+  return pageMetadata({ title, description, path });
 }
 
 /** A category page for one country, showing one package (the layout above checks the category). */

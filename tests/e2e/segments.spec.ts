@@ -103,6 +103,11 @@ test.describe("without JavaScript", () => {
     const managers = await matchCount(page);
     expect(managers).toBeLessThan(whole);
     expect(managers).toBeGreaterThan(0);
+    // Its own page: titled with its filters and canonical at its own address, so it can be indexed.
+    await expect(page).toHaveTitle(/\(Seniority: Manager\)/);
+    expect(await page.locator('link[rel="canonical"]').getAttribute("href")).toMatch(
+      new RegExp(`^https?://[^/]+/category/${categoryId}\\?seniority=manager$`),
+    );
     // Shown without script: nothing of the page waits for a streamed boundary to be revealed.
     await expect(page.getByTestId("segment-preview")).toBeVisible();
     await expect(page.getByTestId("segment-preview").locator("tbody tr")).toHaveCount(10);

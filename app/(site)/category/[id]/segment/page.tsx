@@ -25,7 +25,7 @@ async function read({ params, searchParams }: Props) {
 
 export async function generateMetadata(props: Props): Promise<Metadata> {
   const { id, parsed } = await read(props);
-  return parsed ? categoryMetadata(id, parsed.location) : {};
+  return parsed ? categoryMetadata(id, parsed.location, parsed.segment) : {};
 }
 
 export default async function CategorySegmentPage(props: Props) {
