@@ -53,16 +53,25 @@ export type RecheckResult = {
   stoppedBy: string | null;
 };
 
-/** Waits so that at most `perSecond` units pass a second, shared by every caller. */
+/**
+ * Waits so that at most `perSecond` units pass a second, shared by every caller of every instance:
+ * each take books its slot in the pace's row (one statement, so no lock is held while waiting).
+ */
 class Pace {
-  private next = 0;
-  constructor(private readonly perSecond: number) {}
+  constructor(
+    private readonly name: string,
+    private readonly perSecond: number,
+  ) {}
   async take(units: number): Promise<void> {
     if (this.perSecond <= 0) return;
-    const now = Date.now();
-    const start = Math.max(now, this.next);
-    this.next = start + (units * 1000) / this.perSecond;
-    if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
+    const { rows } = await pool().query<{ wait_ms: number }>(
+      `INSERT INTO paces AS p (name, next_at) VALUES ($1, clock_timestamp() + $2 * interval '1 ms')
+       ON CONFLICT (name) DO UPDATE SET next_at = greatest(p.next_at, clock_timestamp()) + $2 * interval '1 ms'
+       RETURNING extract(epoch FROM p.next_at - $2 * interval '1 ms' - clock_timestamp())::float * 1000 AS wait_ms`,
+      [this.name, (units * 1000) / this.perSecond],
+    );
+    const wait = rows[0].wait_ms;
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }
 
@@ -108,8 +117,11 @@ export async function recheckDueLeads(options: RecheckOptions): Promise<RecheckR
   const now = options.now ?? (() => new Date());
   const started = now();
   const before = dueBefore(started);
-  const rate = new Pace(options.ratePerSecond);
-  const batches = new Pace((options.batchesPerMinute ?? PROVIDER_BATCHES_PER_MINUTE) / 60);
+  const rate = new Pace("recheck-addresses", options.ratePerSecond);
+  const batches = new Pace(
+    "provider-batches",
+    (options.batchesPerMinute ?? PROVIDER_BATCHES_PER_MINUTE) / 60,
+  );
   const result: RecheckResult = { checked: 0, confirmed: 0, invalid: 0, stoppedBy: null };
   let cursor = "0";
   let done = false;

@@ -261,6 +261,22 @@ describe("re-checks", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);
   });
 
+  it("share their paces between runs, as instances do", async () => {
+    await category(
+      "Recheck shared pace",
+      Array.from({ length: 600 }, (_, i) => ({ email: `s${i}@ok.test`, daysAgo: 40 })),
+    );
+    const started = Date.now();
+    // Three claims of 200 at 400 a second in all, whichever run takes them: 0, 0.5 and 1 s (with a
+    // pace each, two runs would take them at 0, 0 and 0.5 s).
+    const runs = await Promise.all([run({ ratePerSecond: 400 }), run({ ratePerSecond: 400 })]);
+    expect(runs[0].checked + runs[1].checked).toBe(600);
+    const { rows } = await pool().query<{ last: Date }>(
+      "SELECT max(email_checked_at) AS last FROM leads WHERE email LIKE 's%@ok.test'",
+    );
+    expect(rows[0].last.getTime() - started).toBeGreaterThanOrEqual(950);
+  });
+
   it("bump catalogue_version only when a verdict changes what pages show", async () => {
     await category("Recheck quiet", [
       { email: "q1@ok.test", daysAgo: 40 },
