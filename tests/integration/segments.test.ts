@@ -16,7 +16,7 @@ const { GET: getSegment } = await import("@/app/api/categories/[id]/segment/rout
 const { importLeadsCsv } = await import("@/lib/leads/import");
 const { insertLeads } = await import("@/lib/leads/insert");
 const { createCategoryWithLeads, makeLeads } = await import("@/prisma/demo-data");
-const { FACETS } = await import("@/lib/segments/vocabularies");
+const { FACETS, US_STATES, VOCABULARIES } = await import("@/lib/segments/vocabularies");
 const { callJson } = await import("../support/routes");
 
 type Answer = {
@@ -186,6 +186,21 @@ describe("GET /api/categories/{id}/segment", () => {
     );
   });
 
+  it("reads a repeated key as its values joined with commas, as the category page does", async () => {
+    const commas = await segment("location=USA&region=CA,NY&seniority=manager");
+    expect(commas.status).toBe(200);
+    expect(commas.body.count).toBeGreaterThan(
+      (await segment("location=USA&region=NY&seniority=manager")).body.count,
+    );
+    const repeated = await segment("location=USA&region=CA&region=NY&seniority=manager");
+    expect(repeated).toMatchObject({ status: 200, body: commas.body });
+    const mixed = await segment("location=USA&region=CA&region=NY,CA&seniority=manager");
+    expect(mixed.body).toEqual(commas.body);
+    // Each repeated value is still judged.
+    const bad = await segment("region=CA&region=ZZ");
+    expect(bad).toMatchObject({ status: 400, body: { errors: { region: "Unknown region: ZZ" } } });
+  });
+
   it("answers count 0 for a segment matching nothing, 400 naming the field for unknown values", async () => {
     const none = await segment("location=USA&region=london");
     expect(none.status).toBe(200);
@@ -199,6 +214,18 @@ describe("GET /api/categories/{id}/segment", () => {
     expect(badRegion.body).toMatchObject({ errors: { region: "Unknown region: ZZ" } });
     const many = await segment(`region=${Array(61).fill("CA").join(",")}`);
     expect(many.status).toBe(400);
+    // The cap counts the values of every facet together: 40 regions and 21 more is one too many.
+    const regions = `region=${US_STATES.slice(0, 40).join(",")}`;
+    const seniorities = `seniority=${VOCABULARIES.seniority.join(",")}`; // 8
+    const tooMany = await segment(
+      `${regions}&${seniorities}&department=${VOCABULARIES.department.join(",")}`,
+    );
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body).toMatchObject({ errors: { _: "Choose at most 60 filter values" } });
+    const sixty = await segment(
+      `${regions}&${seniorities}&department=${VOCABULARIES.department.slice(0, 12).join(",")}`,
+    );
+    expect(sixty.status).toBe(200);
     const missing = await callJson(getSegment, "/api/categories/x/segment", {
       params: { id: "00000000-0000-4000-8000-000000000000" },
     });
