@@ -259,9 +259,10 @@ describe("GET /api/categories/{id}/segment", () => {
     expect(badRegion.body).toMatchObject({ errors: { region: "Unknown region: ZZ" } });
     const many = await segment(`region=${Array(61).fill("CA").join(",")}`);
     expect(many.status).toBe(400);
-    // The cap counts the values of every facet together: 40 regions and 21 more is one too many.
+    // The cap counts every facet's values together: 40 regions, 8 seniorities and 13 departments
+    // are one too many; 12 departments make exactly 60.
     const regions = `region=${US_STATES.slice(0, 40).join(",")}`;
-    const seniorities = `seniority=${VOCABULARIES.seniority.join(",")}`; // 8
+    const seniorities = `seniority=${VOCABULARIES.seniority.join(",")}`;
     const tooMany = await segment(
       `${regions}&${seniorities}&department=${VOCABULARIES.department.join(",")}`,
     );
