@@ -33,6 +33,17 @@ export type HandlerContext<P, Q, B, A extends boolean, U extends boolean> = {
   admin: A extends true ? AdminSession : undefined;
 };
 
+/**
+ * A query string as the schemas read it: a key given more than once is its values joined with ","
+ * (`?region=CA&region=NY` is `?region=CA,NY`, as the category page reads it): a list takes both
+ * spellings, and a number, choice or id given twice fails its schema (a 400) instead of one value
+ * silently winning.
+ */
+function queryObject(searchParams: URLSearchParams): Record<string, string> {
+  const keys = [...new Set(searchParams.keys())];
+  return Object.fromEntries(keys.map((key) => [key, searchParams.getAll(key).join(",")]));
+}
+
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
 export function route<
@@ -54,7 +65,7 @@ export function route<
       const rawParams = context?.params ? await context.params : {};
       const params = options.params ? options.params.parse(rawParams) : undefined;
       const query = options.query
-        ? options.query.parse(Object.fromEntries(request.nextUrl.searchParams))
+        ? options.query.parse(queryObject(request.nextUrl.searchParams))
         : undefined;
       const body = options.body ? options.body.parse(await readJsonBody(request)) : undefined;
       const handlerContext = { request, caller, params, query, body, upload, admin };

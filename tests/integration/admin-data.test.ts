@@ -53,6 +53,7 @@ beforeAll(async () => {
     invoiceId: "inv-1",
     status: "finished",
     paidAt: new Date(now - DAY),
+    segment: { region: ["CA", "NY"], seniority: ["c_level", "vp"] },
   });
   await order({
     providerPaymentId: "np-2",
@@ -158,11 +159,13 @@ describe("sales", () => {
     expect(body.map((sale) => sale.paymentId)).toEqual(["np-1", "np-2", "inv-4", "inv-5", "inv-3"]);
     expect(body[0]).toMatchObject({
       leadTitle: "Sold Category",
+      segment: "Region: CA, NY · Seniority: C-level, VP",
       packageType: "starter",
       leadCount: 1000,
       amount: 10,
       status: "confirmed",
     });
+    expect(body[1].segment).toBe("");
     expect(body[2].status).toBe("waiting");
     expect(body[3].status).toBe("pending");
     const page = await callJson<Record<string, unknown>[]>(sales.GET, "/x?page=2&pageSize=2&order=asc", {
@@ -171,6 +174,12 @@ describe("sales", () => {
     expect(page.body.map((sale) => sale.paymentId)).toEqual(["inv-4", "np-2"]);
     for (const query of ["pageSize=501", "page=0", "order=up", "page=abc"]) {
       expect((await call(sales.GET, `/x?${query}`, { token })).status, query).toBe(400);
+    }
+    // A one-value parameter given twice is refused, not read as one of its values.
+    for (const query of ["page=1&page=2", "order=asc&order=desc", "status=pending&status=expired"]) {
+      const twice = await callJson(sales.GET, `/x?${query}`, { token });
+      expect(twice.status, query).toBe(400);
+      expect(Object.keys(twice.body.errors as object), query).toEqual([query.split("=")[0]]);
     }
   });
 
@@ -187,6 +196,10 @@ describe("sales", () => {
     expect(lines).toHaveLength(6);
     expect(text).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(text).toMatch(/,np-2,Sold Category,,standard,10000,100\.00,confirmed,/);
+    // A segment sale names its segment in its own cell (quoted: it holds commas).
+    expect(lines.find((line) => line.includes(",np-1,"))).toMatch(
+      /^[^,]+,np-1,Sold Category,"Region: CA, NY · Seniority: C-level, VP",starter,1000,10\.00,confirmed,/,
+    );
   });
 
   it("quotes and neutralises cells", () => {

@@ -15,6 +15,7 @@ type Handler = Parameters<typeof call>[0];
 const routes: Record<string, Record<string, unknown>> = {
   "/api/categories": await import("@/app/api/categories/route"),
   "/api/categories/[id]": await import("@/app/api/categories/[id]/route"),
+  "/api/categories/[id]/segment": await import("@/app/api/categories/[id]/segment/route"),
   "/api/leads": await import("@/app/api/leads/route"),
   "/api/leads/[id]": await import("@/app/api/leads/[id]/route"),
   "/api/leads/filter": await import("@/app/api/leads/filter/route"),
@@ -32,6 +33,8 @@ const routes: Record<string, Record<string, unknown>> = {
   "/api/admin/categories": await import("@/app/api/admin/categories/route"),
   "/api/admin/categories/[id]": await import("@/app/api/admin/categories/[id]/route"),
   "/api/admin/categories/[id]/leads": await import("@/app/api/admin/categories/[id]/leads/route"),
+  "/api/admin/categories/[id]/quarantine/claims":
+    await import("@/app/api/admin/categories/[id]/quarantine/claims/route"),
   "/api/admin/requests": await import("@/app/api/admin/requests/route"),
   "/api/admin/requests/[id]": await import("@/app/api/admin/requests/[id]/route"),
   "/api/admin/requests/[id]/attachments/[attachmentId]":
@@ -44,6 +47,8 @@ const routes: Record<string, Record<string, unknown>> = {
   "/api/orders/[key]": await import("@/app/api/orders/[key]/route"),
   "/api/orders/[key]/cancel": await import("@/app/api/orders/[key]/cancel/route"),
   "/api/orders/lookup": await import("@/app/api/orders/lookup/route"),
+  "/api/suppression-lists/[id]/availability":
+    await import("@/app/api/suppression-lists/[id]/availability/route"),
 };
 const { db, pool } = await import("@/lib/db");
 const { signAdminToken } = await import("@/lib/auth/session");
@@ -87,7 +92,15 @@ const ODD_BODIES: (string | undefined)[] = [
     description: "\u0000",
   }),
 ];
-const ODD_QUERIES = ["?page=-1&pageSize=1e9", "?category=&format=pdf", "?page=abc&order=sideways", "?%zz=1"];
+const ODD_QUERIES = [
+  "?page=-1&pageSize=1e9",
+  "?category=&format=pdf",
+  "?page=abc&order=sideways",
+  "?%zz=1",
+  // Every key twice: a list's values join, a one-value parameter's fail their schema.
+  "?page=1&page=2&pageSize=5&pageSize=&format=csv&format=xlsx&NP_id=a&NP_id=b&location=USA&location=UK" +
+    "&region=CA&region=ZZ&categoryId=00000000-0000-4000-8000-000000000000&categoryId=x&order=asc&order=desc",
+];
 
 let token: string;
 

@@ -1,8 +1,8 @@
 // Buying a segment (docs/product-rules.md, "Segments") against PostgreSQL and the NOWPayments
 // stand-in: create re-counts the segment (409, no invoice, when it cannot fill the package), the
 // order keeps its segment, allocation, replacements and the download give only leads of it, the
-// Sales tab and its export name it, and the segment counts equal count(*) after imports, sales,
-// replacements and erasures.
+// receipt and the Sales tab name it, a segment holds at most 60 values in all, and the segment
+// counts equal count(*) after imports, sales, replacements and erasures (confirmed privacy requests).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromAddress } from "../support/client";
 import { call, callJson } from "../support/routes";
@@ -14,7 +14,7 @@ const store = await startTestStore({
   ipnSecret: "ipn-seg",
   env: { ORDER_CREATE_LIMIT: "0" },
 });
-const { standin } = store;
+const { standin, smtp } = store;
 
 const { POST: create } = await import("@/app/api/payment/create/route");
 const { POST: ipn } = await import("@/app/api/payment/ipn/route");
@@ -27,7 +27,9 @@ const { db, pool } = await import("@/lib/db");
 const { signAdminToken } = await import("@/lib/auth/session");
 const { insertLeads } = await import("@/lib/leads/insert");
 const { createCategoryWithLeads, makeLeads } = await import("@/prisma/demo-data");
-const { SENIORITIES } = await import("@/lib/segments/vocabularies");
+const { SENIORITIES, US_STATES, VOCABULARIES } = await import("@/lib/segments/vocabularies");
+const { confirmPrivacyRequest, signPrivacyToken } = await import("@/lib/privacy/requests");
+const { emailHash, maskEmail } = await import("@/lib/mail/address");
 
 type Segment = Record<string, string[]>;
 type Created = { success: boolean; paymentId: string; message?: string };
@@ -133,9 +135,32 @@ describe("buying a segment", () => {
     expect(extra.status).toBe(400);
   });
 
+  it("takes at most 60 values across the facets", async () => {
+    const invoices = await db().order.count();
+    const forty = US_STATES.slice(0, 40);
+    // 40 regions, 8 seniorities and 13 departments: 61 values, though no facet holds 61.
+    const tooMany = await createOrder({
+      segment: { region: forty, seniority: VOCABULARIES.seniority, department: VOCABULARIES.department },
+    });
+    expect(tooMany.status).toBe(400);
+    expect(JSON.stringify(tooMany.body)).toContain("Choose at most 60 filter values");
+    expect(await db().order.count()).toBe(invoices);
+
+    const sixty = {
+      region: forty,
+      seniority: VOCABULARIES.seniority,
+      department: VOCABULARIES.department.slice(0, 12),
+    };
+    const created = await createOrder({ segment: sixty });
+    expect(created.status, created.body.message).toBe(200);
+    const order = await db().order.findUniqueOrThrow({ where: { downloadKey: created.body.paymentId } });
+    expect(Object.values(order.segment as Segment).flat()).toHaveLength(60);
+  });
+
   it("stores the segment, allocates, downloads and replaces only its leads, and shows it in Sales", async () => {
     expect(await endpointCount()).toBe(await inSegment());
-    const created = await createOrder({ segment: { ...segment, department: [] } });
+    const buyer = "segment.buyer@example.com";
+    const created = await createOrder({ segment: { ...segment, department: [] }, email: buyer });
     expect(created.status).toBe(200);
     const key = created.body.paymentId;
     const order = await db().order.findUniqueOrThrow({ where: { downloadKey: key } });
@@ -162,6 +187,15 @@ describe("buying a segment", () => {
 
     const summary = await callJson<{ segment: string }>(orderApi, `/api/orders/${key}`, { params: { key } });
     expect(summary.body.segment).toContain("Company size: 11-50, 51-200, 201-500");
+    // The receipt names the segment under the category.
+    const receipt = await smtp.waitFor((mail) =>
+      [mail.to]
+        .flat()
+        .some((to) => to?.text === buyer && mail.subject?.startsWith("Your LeadMarket receipt")),
+    );
+    expect(receipt.text).toContain(
+      `Category: Software & SaaS\nSegment: ${summary.body.segment}\nPackage: Starter`,
+    );
 
     // A replacement claim of 60 delivered leads: their rows are swapped for leads of the segment.
     const { rows: delivered } = await pool().query<{ email: string }>(
@@ -188,14 +222,30 @@ describe("buying a segment", () => {
   it("keeps the counts exact after imports and erasures", async () => {
     await insertLeads(pool(), category, makeLeads(700, { seed: 77, category: "Software & SaaS" }));
     expect(await endpointCount()).toBe(await inSegment());
-    // As an erasure deletes a person's leads, sold ones included (lib/privacy/requests.ts).
-    await pool().query(
-      `WITH gone AS (SELECT id FROM leads WHERE category_id = $1 AND ${SEGMENT_SQL} ORDER BY verified_at DESC LIMIT 25),
-            unsold AS (DELETE FROM order_leads WHERE lead_id IN (SELECT id FROM gone))
-       DELETE FROM leads WHERE id IN (SELECT id FROM gone)`,
+    // 25 people of the segment ask to be erased and confirm: 15 of them sold, 10 just imported.
+    const { rows: people } = await pool().query<{ email: string; sold: boolean }>(
+      `WITH candidates AS (
+         SELECT email, verified_at, EXISTS (SELECT FROM order_leads ol WHERE ol.lead_id = leads.id) AS sold
+           FROM leads WHERE category_id = $1 AND country = 'USA'
+            AND lead_sellable(quarantined_at, email_status) AND ${SEGMENT_SQL})
+       (SELECT email, sold FROM candidates WHERE sold ORDER BY email LIMIT 15)
+       UNION ALL (SELECT email, sold FROM candidates WHERE NOT sold ORDER BY verified_at DESC LIMIT 10)`,
       [category, segment.seniority, segment.size],
     );
-    expect(await endpointCount()).toBe(await inSegment());
+    expect(people.filter((person) => person.sold)).toHaveLength(15);
+    const before = await inSegment();
+    for (const { email } of people) {
+      const request = await db().privacyRequest.create({
+        data: { kind: "erasure", email, emailHash: emailHash(email), emailMasked: maskEmail(email) },
+      });
+      expect(await confirmPrivacyRequest(await signPrivacyToken(request.id, "erasure"))).toMatchObject({
+        state: "completed",
+      });
+    }
+    const emails = people.map((person) => person.email);
+    expect(await db().lead.count({ where: { email: { in: emails } } })).toBe(0);
+    expect(await inSegment()).toBe(before - 25);
+    expect(await endpointCount()).toBe(before - 25);
     const { rows } = await pool().query(
       `SELECT * FROM (
          SELECT country, facet_region AS region, facet_seniority AS seniority, facet_department AS department,

@@ -1,10 +1,13 @@
 // Segments (docs/product-rules.md, "Segments"): real spellings map to the vocabularies in SQL (the
 // stored generated facet columns), an import reports what stayed unknown, and the rollup behind
-// GET /api/categories/{id}/segment equals count(*) over the leads after inserts, updates and deletes,
-// also when the answer comes from the rollup this process holds.
+// GET /api/categories/{id}/segment equals count(*) over the leads after inserts, updates, deletes and
+// the re-check worker's verdicts (against the loopback DNS server and the ZeroBounce stand-in), also
+// when the answer comes from the rollup this process holds.
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/database";
+import { startDnsServer, type LoopbackDnsServer } from "../support/dns-server";
+import { startZeroBounceStandin, type ZeroBounceStandin } from "../support/zerobounce-standin";
 
 // Its own database: one test shows an answer held until the catalogue version moves, which no
 // other file's changes may move in between.
@@ -16,8 +19,11 @@ const { GET: getSegment } = await import("@/app/api/categories/[id]/segment/rout
 const { importLeadsCsv } = await import("@/lib/leads/import");
 const { insertLeads } = await import("@/lib/leads/insert");
 const { createCategoryWithLeads, makeLeads } = await import("@/prisma/demo-data");
-const { FACETS } = await import("@/lib/segments/vocabularies");
+const { FACETS, US_STATES, VOCABULARIES } = await import("@/lib/segments/vocabularies");
 const { callJson } = await import("../support/routes");
+const { recheckDueLeads } = await import("@/lib/leads/recheck");
+const { MailDomainChecker } = await import("@/lib/verification/mail-domain");
+const { ZeroBounce } = await import("@/lib/verification/zerobounce");
 
 type Answer = {
   count: number;
@@ -26,6 +32,9 @@ type Answer = {
 };
 
 let categoryId: string;
+let dns: LoopbackDnsServer;
+let zeroBounce: ZeroBounceStandin;
+const DAY = 86_400_000;
 
 beforeAll(async () => {
   categoryId = await createCategoryWithLeads(
@@ -34,9 +43,13 @@ beforeAll(async () => {
     { usa: 1200, uk: 300 },
     11,
   );
+  dns = await startDnsServer();
+  zeroBounce = await startZeroBounceStandin();
 });
 
 afterAll(async () => {
+  await dns.close();
+  await zeroBounce.close();
   await db().$disconnect();
   await pool().end();
   await database.drop();
@@ -64,6 +77,38 @@ async function rollupMismatches(): Promise<unknown[]> {
   );
   return rows;
 }
+
+/**
+ * One run of the re-check worker over every due lead of the database: each lead's domain accepts
+ * mail but the `dead` ones (NXDOMAIN), and the provider finds the `refused` addresses invalid (the
+ * rest valid).
+ */
+async function recheck({ dead = [], refused = [] }: { dead?: string[]; refused?: string[] }) {
+  const { rows } = await pool().query<{ domain: string }>(
+    "SELECT DISTINCT split_part(email, '@', 2) AS domain FROM leads",
+  );
+  dns.zone.clear();
+  for (const { domain } of rows) {
+    if (!dead.includes(domain)) dns.zone.set(domain, { mx: [{ exchange: "mx.mail.test", priority: 10 }] });
+  }
+  zeroBounce.results.clear();
+  for (const email of refused)
+    zeroBounce.results.set(email, { status: "invalid", sub_status: "mailbox_not_found" });
+  return recheckDueLeads({
+    domains: new MailDomainChecker({ servers: [{ host: dns.host, port: dns.port }], queryTimeoutMs: 1000 }),
+    provider: new ZeroBounce({ apiKey: zeroBounce.apiKey, apiUrl: zeroBounce.url }),
+    ratePerSecond: 0,
+    monthlyLimit: null,
+    batchesPerMinute: 6000,
+  });
+}
+
+const sellableLeads = async () =>
+  (
+    await pool().query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM leads WHERE lead_sellable(quarantined_at, email_status)",
+    )
+  ).rows[0].n;
 
 function lead(email: string, cells: Record<string, string>) {
   return {
@@ -186,6 +231,21 @@ describe("GET /api/categories/{id}/segment", () => {
     );
   });
 
+  it("reads a repeated key as its values joined with commas, as the category page does", async () => {
+    const commas = await segment("location=USA&region=CA,NY&seniority=manager");
+    expect(commas.status).toBe(200);
+    expect(commas.body.count).toBeGreaterThan(
+      (await segment("location=USA&region=NY&seniority=manager")).body.count,
+    );
+    const repeated = await segment("location=USA&region=CA&region=NY&seniority=manager");
+    expect(repeated).toMatchObject({ status: 200, body: commas.body });
+    const mixed = await segment("location=USA&region=CA&region=NY,CA&seniority=manager");
+    expect(mixed.body).toEqual(commas.body);
+    // Each repeated value is still judged.
+    const bad = await segment("region=CA&region=ZZ");
+    expect(bad).toMatchObject({ status: 400, body: { errors: { region: "Unknown region: ZZ" } } });
+  });
+
   it("answers count 0 for a segment matching nothing, 400 naming the field for unknown values", async () => {
     const none = await segment("location=USA&region=london");
     expect(none.status).toBe(200);
@@ -199,6 +259,19 @@ describe("GET /api/categories/{id}/segment", () => {
     expect(badRegion.body).toMatchObject({ errors: { region: "Unknown region: ZZ" } });
     const many = await segment(`region=${Array(61).fill("CA").join(",")}`);
     expect(many.status).toBe(400);
+    // The cap counts every facet's values together: 40 regions, 8 seniorities and 13 departments
+    // are one too many; 12 departments make exactly 60.
+    const regions = `region=${US_STATES.slice(0, 40).join(",")}`;
+    const seniorities = `seniority=${VOCABULARIES.seniority.join(",")}`;
+    const tooMany = await segment(
+      `${regions}&${seniorities}&department=${VOCABULARIES.department.join(",")}`,
+    );
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body).toMatchObject({ errors: { _: "Choose at most 60 filter values" } });
+    const sixty = await segment(
+      `${regions}&${seniorities}&department=${VOCABULARIES.department.slice(0, 12).join(",")}`,
+    );
+    expect(sixty.status).toBe(200);
     const missing = await callJson(getSegment, "/api/categories/x/segment", {
       params: { id: "00000000-0000-4000-8000-000000000000" },
     });
@@ -216,6 +289,16 @@ describe("GET /api/categories/{id}/segment", () => {
           [categoryId],
         )
       ).rows[0].n;
+    // Three CA managers last verified 40 days ago: due for a re-check, which will find them invalid.
+    const held = ["held1@gone-ca.test", "held2@gone-ca.test", "held3@live-ca.test"];
+    await insertLeads(
+      pool(),
+      categoryId,
+      held.map((email) => ({
+        ...lead(email, { state: "CA", seniority: "Manager", country: "USA" }),
+        verifiedAt: new Date(Date.now() - 40 * DAY),
+      })) as never,
+    );
     const before = (await segment(query)).body;
     expect(before.count).toBe(await exact());
     // The rollup changed behind the version's back (nothing real does this): the held copy answers.
@@ -225,36 +308,46 @@ describe("GET /api/categories/{id}/segment", () => {
     expect((await segment(query)).body).toEqual(before);
     await pool().query(fake, [categoryId, -1000]);
 
-    // A real change (a verdict, as a re-check writes it) bumps the version: the next answer has it.
-    await pool().query(
-      `UPDATE leads SET email_status = 'invalid' WHERE id IN (
-         SELECT id FROM leads WHERE category_id = $1 AND country = 'USA' AND facet_region = 'CA'
-           AND facet_seniority = 'manager' AND lead_sellable(quarantined_at, email_status) LIMIT 3)`,
-      [categoryId],
-    );
+    // A real change (the re-check worker's verdicts: a dead domain, the provider's "invalid") bumps
+    // the version: the next answer has it. Every other due lead is confirmed, which counts the same.
+    const result = await recheck({ dead: ["gone-ca.test"], refused: ["held3@live-ca.test"] });
+    expect(result).toMatchObject({ invalid: 3, stoppedBy: null });
+    expect(result.confirmed).toBeGreaterThan(0);
     const after = (await segment(query)).body;
     expect(after.count).toBe(await exact());
     expect(after.count).toBe(before.count - 3);
     expect(after.facets.region.CA).toBe(before.facets.region.CA - 3);
-    await pool().query(
-      `UPDATE leads SET email_status = 'valid' WHERE category_id = $1 AND email_status = 'invalid'`,
-      [categoryId],
-    );
-    expect((await segment(query)).body.count).toBe(await exact());
+    expect(await rollupMismatches()).toEqual([]);
   });
 
-  it("stays exact after inserts, quarantine, invalid verdicts, edits and deletes", async () => {
+  it("stays exact after inserts, quarantine, re-checks, edits and deletes", async () => {
     expect(await rollupMismatches()).toEqual([]);
-    await insertLeads(pool(), categoryId, makeLeads(200, { seed: 99, category: "Software & SaaS" }));
+    // Verified 40 to 130 days ago: all due for a re-check.
+    const stale = makeLeads(200, {
+      seed: 99,
+      category: "Software & SaaS",
+      now: new Date(Date.now() - 40 * DAY),
+    });
+    await insertLeads(pool(), categoryId, stale);
     expect(await rollupMismatches()).toEqual([]);
     await pool().query(
       `UPDATE leads SET quarantined_at = now() WHERE id IN (SELECT id FROM leads WHERE category_id = $1 LIMIT 40)`,
       [categoryId],
     );
-    await pool().query(
-      `UPDATE leads SET email_status = 'invalid' WHERE id IN (SELECT id FROM leads WHERE category_id = $1 ORDER BY id DESC LIMIT 30)`,
-      [categoryId],
-    );
+    // Some of them refused by the provider, the companies of others gone from the DNS.
+    const sellable = await sellableLeads();
+    const domainOf = (email: string) => email.split("@")[1];
+    const dead = [...new Set(stale.slice(0, 60).map((row) => domainOf(row.email)))].slice(0, 3);
+    const refused = stale
+      .slice(60)
+      .filter((row) => !dead.includes(domainOf(row.email)))
+      .filter((_, index) => index % 5 === 0)
+      .map((row) => row.email);
+    const result = await recheck({ dead, refused });
+    expect(result.stoppedBy).toBeNull();
+    expect(result.invalid).toBeGreaterThan(refused.length);
+    expect(result.confirmed).toBeGreaterThan(0);
+    expect(await sellableLeads()).toBe(sellable - result.invalid);
     expect(await rollupMismatches()).toEqual([]);
     await pool().query(
       `UPDATE leads SET state = 'Texas', seniority = 'Vice President', company_size = '10,001+'
