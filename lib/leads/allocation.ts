@@ -4,7 +4,7 @@ import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { SELLABLE_SQL } from "@/lib/leads/sellable";
 import { segmentSql } from "@/lib/segments/filter";
-import { FACETS, type Segment } from "@/lib/segments/vocabularies";
+import { FACETS, UNKNOWN, type Segment } from "@/lib/segments/vocabularies";
 
 // Which leads an order may be given (docs/product-rules.md, "Delivery", "Location", "Replacement
 // claims" and "Fair allocation"): sellable leads (lib/leads/sellable.ts) of the order's category and
@@ -57,17 +57,17 @@ function boughtElsewhere(categoryId: string, buyerEmail: string): Prisma.Sql {
 /**
  * Whether an earlier order `o` vouches for its leads being of this filter's country and segment: it
  * delivered only leads of its location and segment (freshLeadsQuery), and a lead's country and
- * facets never change, so it does when its location is this country and its segment narrows each
- * facet this one narrows to some of the same values.
+ * known facet values never change (`unknown` may become known when a migration reads more
+ * spellings), so it does when its location is this country and its segment narrows each facet
+ * this one narrows to some of the same known values.
  */
 function vouchedBy(filter: Pick<FreshLeadFilter, "country" | "segment">): Prisma.Sql {
   const narrowed = FACETS.flatMap((facet) => {
     const values = filter.segment?.[facet];
     if (!values?.length) return [];
     const earlier = Prisma.sql`o.segment -> ${facet}::text`;
-    return [
-      Prisma.sql`jsonb_array_length(${earlier}) > 0 AND ${earlier} <@ ${JSON.stringify(values)}::jsonb`,
-    ];
+    const known = values.filter((value) => value !== UNKNOWN);
+    return [Prisma.sql`jsonb_array_length(${earlier}) > 0 AND ${earlier} <@ ${JSON.stringify(known)}::jsonb`];
   });
   const conditions = [Prisma.sql`o.location = ${filter.country}::"Country"`, ...narrowed];
   return Prisma.sql`coalesce(${Prisma.join(conditions, " AND ")}, false)`;

@@ -7,6 +7,7 @@ import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/database";
 import { startDnsServer, type LoopbackDnsServer } from "../support/dns-server";
+import { rollupMismatches as mismatches } from "../support/segments";
 import { startZeroBounceStandin, type ZeroBounceStandin } from "../support/zerobounce-standin";
 
 // Its own database: one test shows an answer held until the catalogue version moves, which no
@@ -64,19 +65,7 @@ async function segment(query: string) {
 }
 
 /** The rollup against count(*) of sellable leads, per combination, for the category. */
-async function rollupMismatches(): Promise<unknown[]> {
-  const { rows } = await pool().query(
-    `SELECT * FROM (
-       SELECT country, facet_region AS region, facet_seniority AS seniority, facet_department AS department,
-              facet_size AS size, facet_revenue AS revenue, count(*)::int AS leads
-       FROM leads WHERE category_id = $1 AND lead_sellable(quarantined_at, email_status) GROUP BY 1, 2, 3, 4, 5, 6
-     ) actual FULL JOIN (SELECT * FROM category_segments WHERE category_id = $1) s
-       USING (country, region, seniority, department, size, revenue)
-     WHERE actual.leads IS DISTINCT FROM s.leads`,
-    [categoryId],
-  );
-  return rows;
-}
+const rollupMismatches = () => mismatches(pool(), categoryId);
 
 /**
  * One run of the re-check worker over every due lead of the database: each lead's domain accepts
