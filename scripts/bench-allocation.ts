@@ -162,7 +162,7 @@ async function main(): Promise<void> {
                      ORDER BY verified_at DESC, id LIMIT ${PREMIUM}::int) AS chosen`;
         }),
       );
-      premiumMs.push(await timed(async (tx) => (await allocateLeads(tx, premiumOrder)).allocated));
+      premiumMs.push(await timed((tx) => allocateLeads(tx, premiumOrder)));
     }
     const [plain, premium] = [median(plainMs), median(premiumMs)];
     console.log(

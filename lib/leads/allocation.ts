@@ -75,8 +75,8 @@ function vouchedBy(filter: Pick<FreshLeadFilter, "country" | "segment">): Prisma
 
 /**
  * How many of the leads freshLeadsQuery could give an order of `filter` (sellable, of its country
- * and segment) `buyerEmail` bought before, in any category: the availability create counts and the
- * allocation's `excluded_bought`. Read before the allocation, which makes the order one of them.
+ * and segment) `buyerEmail` bought before, in any category: the availability create counts, kept
+ * as the order's `excluded_bought` (the figure the buyer saw; the allocation leaves them out anyway).
  * Without reading the bought leads' wide rows where their orders vouch for them (vouchedBy()): the
  * small index of unsellable leads says which of those no longer sell. The others are read, one key
  * probe each, in the key's order.

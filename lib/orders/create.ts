@@ -112,7 +112,7 @@ export async function createPayment(
       await db().order.update({
         where: { id: open.id },
         data: {
-          ...(input.email ? { buyerEmail: input.email } : {}),
+          ...(input.email ? { buyerEmail: input.email, excludedBought: bought } : {}),
           ...(list ? { excludedListed: listed } : {}),
         },
       });
@@ -138,6 +138,7 @@ export async function createPayment(
       amount: pkg.price,
       currency: "usd",
       buyerEmail: input.email ?? null,
+      excludedBought: input.email ? bought : null,
       suppressionListId: list?.id ?? null,
       excludedListed: list ? listed : null,
       browserId: caller.browserId,

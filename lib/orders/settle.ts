@@ -2,7 +2,7 @@ import "server-only";
 import { transaction, type Tx } from "@/lib/db";
 import type { Location } from "@/lib/categories/location";
 import type { Segment } from "@/lib/segments/vocabularies";
-import { allocationInsert, countBoughtBefore, prepareAllocation } from "@/lib/leads/allocation";
+import { allocationInsert, prepareAllocation } from "@/lib/leads/allocation";
 import { orderViewSelect } from "@/lib/orders/view";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { queueReceipt, queueSaleNotification } from "@/lib/orders/notify";
@@ -55,8 +55,7 @@ export async function recordEvent(tx: Tx, orderId: string, status: string, note 
 /**
  * The order's leads, allocated once at its first payment (lib/leads/allocation.ts): sellable leads
  * of the order's country, least sold first, none its buyer's email bought before, none its
- * exclusion list names (kept for the replacement window). Answers how many were allocated and how
- * many the buyer's earlier purchases left out.
+ * exclusion list names (kept for the replacement window). Answers how many were allocated.
  */
 export async function allocateLeads(
   tx: Tx,
@@ -69,10 +68,9 @@ export async function allocateLeads(
     buyerEmail: string | null;
     suppressionListId: string | null;
   },
-): Promise<{ allocated: number; excludedBought: number | null }> {
+): Promise<number> {
   const filter = { categoryId: order.categoryId, country: order.location, segment: order.segment };
   const buyer = order.buyerEmail;
-  const excludedBought = buyer ? await countBoughtBefore(filter, buyer, tx) : null;
   const keepUntil = new Date(Date.now() + REPLACEMENT_DAYS * 86_400_000);
   const notListed = await orderList(tx, order.suppressionListId, keepUntil);
   await prepareAllocation(tx, order.categoryId);
@@ -83,7 +81,7 @@ export async function allocateLeads(
       order.leadCount,
     ),
   );
-  return { allocated, excludedBought };
+  return allocated;
 }
 
 /**
@@ -138,7 +136,7 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
     });
     if (paid) {
       const now = new Date();
-      const { allocated, excludedBought } = await allocateLeads(tx, {
+      const allocated = await allocateLeads(tx, {
         ...order,
         segment: order.segment as Segment | null,
       });
@@ -149,7 +147,6 @@ export async function applyPayment(orderId: string, payment: ProviderPayment): P
           status: payment.status,
           paidAt: now,
           downloadExpiresAt: new Date(now.getTime() + DOWNLOAD_DAYS * 86_400_000),
-          excludedBought,
           // Leads removed between sale and payment: the order delivers what exists; the admin sees why.
           lastError:
             allocated < order.leadCount

@@ -92,7 +92,7 @@ beforeAll(async () => {
     [categoryId, BUYER],
   );
   const order = { id: rows[0].id, categoryId, leadCount: 15, location: "USA" as const };
-  const { allocated } = await transaction((tx) =>
+  const allocated = await transaction((tx) =>
     allocateLeads(tx, {
       ...order,
       segment: { region: ["unknown"] },
