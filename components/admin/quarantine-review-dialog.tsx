@@ -1,7 +1,7 @@
 "use client";
 
 import { Replace, RotateCcw, Trash2, X } from "lucide-react";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { formatCount, formatDateTime, packageLabel } from "@/components/admin/format";
 import { Pager } from "@/components/admin/pager";
 import { Badge } from "@/components/ui/badge";
@@ -58,6 +58,44 @@ function outcome(answer: ClaimActionAnswer): string {
 
 type Act = (claim: QuarantineClaimDto, action: ClaimAction) => void;
 
+type Choice = { icon: ReactNode; label: string; onClick: () => void };
+
+/** A claim's leads of one kind and the admin's two choices for them; the second asks first. */
+function ClaimChoices({
+  summary,
+  busy,
+  plain,
+  asked,
+}: {
+  summary: ReactNode;
+  busy: boolean;
+  plain: Choice;
+  asked: Choice & { question: string };
+}) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2">
+      <p className="text-sm">{summary}</p>
+      <div className="flex flex-wrap gap-2">
+        <Button variant="outline" size="sm" disabled={busy} onClick={plain.onClick}>
+          {plain.icon}
+          {plain.label}
+        </Button>
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={busy}
+          onClick={() => {
+            if (window.confirm(`${asked.question} This cannot be undone.`)) asked.onClick();
+          }}
+        >
+          {asked.icon}
+          {asked.label}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
 function ClaimCard({ claim, busy, act }: { claim: QuarantineClaimDto; busy: boolean; act: Act }) {
   const facts = [
     `${formatCount(claim.reported)} reported`,
@@ -66,7 +104,6 @@ function ClaimCard({ claim, busy, act }: { claim: QuarantineClaimDto; busy: bool
     `${formatCount(claim.invalidConfirmed)} found invalid`,
     `${formatCount(claim.verifiedDeliverable)} confirmed deliverable`,
   ];
-  const confirmed = (question: string) => window.confirm(`${question} This cannot be undone.`);
 
   return (
     <section
@@ -84,63 +121,43 @@ function ClaimCard({ claim, busy, act }: { claim: QuarantineClaimDto; busy: bool
         <p className="text-muted-foreground">{facts.join(" · ")}</p>
       </div>
       {claim.quarantined > 0 && (
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <p className="text-sm">
-            <strong>{formatCount(claim.quarantined)}</strong> of its reported leads quarantined
-          </p>
-          <div className="flex flex-wrap gap-2">
-            <Button variant="outline" size="sm" disabled={busy} onClick={() => act(claim, "release")}>
-              <RotateCcw />
-              Release claim
-            </Button>
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={busy}
-              onClick={() => {
-                if (
-                  confirmed(
-                    `Delete the ${claim.quarantined} quarantined leads of this claim? Leads in buyers' files stay there, marked invalid.`,
-                  )
-                )
-                  act(claim, "delete");
-              }}
-            >
-              <Trash2 />
-              Delete claim&apos;s leads
-            </Button>
-          </div>
-        </div>
+        <ClaimChoices
+          summary={
+            <>
+              <strong>{formatCount(claim.quarantined)}</strong> of its reported leads quarantined
+            </>
+          }
+          busy={busy}
+          plain={{ icon: <RotateCcw />, label: "Release claim", onClick: () => act(claim, "release") }}
+          asked={{
+            icon: <Trash2 />,
+            label: "Delete claim's leads",
+            question: `Delete the ${claim.quarantined} quarantined leads of this claim? Leads in buyers' files stay there, marked invalid.`,
+            onClick: () => act(claim, "delete"),
+          }}
+        />
       )}
       {claim.heldForReview > 0 && (
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <p className="text-sm">
-            <strong>{formatCount(claim.heldForReview)}</strong> of its rows held for review (beyond the 20%
-            cap)
-          </p>
-          <div className="flex flex-wrap gap-2">
-            <Button variant="outline" size="sm" disabled={busy} onClick={() => act(claim, "replace-held")}>
-              <Replace />
-              Replace held leads
-            </Button>
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={busy}
-              onClick={() => {
-                if (
-                  confirmed(
-                    `Decline the ${claim.heldForReview} held rows? They stay in the buyer's file as delivered.`,
-                  )
-                )
-                  act(claim, "decline-held");
-              }}
-            >
-              <X />
-              Decline held leads
-            </Button>
-          </div>
-        </div>
+        <ClaimChoices
+          summary={
+            <>
+              <strong>{formatCount(claim.heldForReview)}</strong> of its rows held for review (beyond the 20%
+              cap)
+            </>
+          }
+          busy={busy}
+          plain={{
+            icon: <Replace />,
+            label: "Replace held leads",
+            onClick: () => act(claim, "replace-held"),
+          }}
+          asked={{
+            icon: <X />,
+            label: "Decline held leads",
+            question: `Decline the ${claim.heldForReview} held rows? They stay in the buyer's file as delivered.`,
+            onClick: () => act(claim, "decline-held"),
+          }}
+        />
       )}
       <Table>
         <TableHeader>
