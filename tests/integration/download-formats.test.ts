@@ -123,6 +123,7 @@ describe("csv and xlsx", () => {
 
 const { columnSql } = await import("@/lib/leads/delivery");
 const { PACKAGE_COLUMNS } = await import("@/lib/packages");
+const { LEAD_FIELDS } = await import("@/lib/leads/fields");
 const { csvCell } = await import("@/lib/csv");
 const { parse } = await import("csv-parse/sync");
 const ExcelJS = (await import("exceljs")).default;
@@ -173,7 +174,7 @@ describe("every format", () => {
     expect(salesforce.slice(1)).toEqual(csv.slice(1));
 
     // JSON and NDJSON: the stored text exactly, under the columns' names in code.
-    const keys = COLUMNS.map((column) => column.key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()));
+    const keys = COLUMNS.map((column) => LEAD_FIELDS.find((field) => field.column === column.key)!.field);
     const expected = stored.map((row) => Object.fromEntries(keys.map((name, index) => [name, row[index]])));
     const json = JSON.parse(files.json.bytes.toString("utf8")) as Record<string, string>[];
     expect(json).toEqual(expected);
