@@ -1,9 +1,9 @@
 import "server-only";
+import type { Readable } from "node:stream";
 import type { PoolClient } from "pg";
 import { copyPool } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError, tooManyRequests } from "@/lib/errors";
-import type { Readable } from "node:stream";
 import { CONTENT_TYPES, CSV_TYPE } from "@/lib/content-types";
 import { crmHeaders } from "@/lib/leads/crm-headers";
 import { csvFile } from "@/lib/leads/export-csv";

@@ -78,8 +78,8 @@ class CopyCsvLines extends CopyRows {
 
 /**
  * The CSV file of the order's leads, read over `client` (see copyOrderLeads). The buyer's own file
- * opens with a byte-order mark, which spreadsheets need to read UTF-8; a CRM's file (`headers`
- * its import maps) goes without, which import tools read as UTF-8 anyway.
+ * opens with a byte-order mark, which spreadsheets need to read UTF-8; a CRM's file (`crmHeaders`,
+ * the headers its import maps) goes without, which import tools read as UTF-8 anyway.
  */
 export function csvFile(
   client: PoolClient,
