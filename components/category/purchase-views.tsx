@@ -2,13 +2,14 @@
 
 import { useEffect, useRef, type ReactNode } from "react";
 import Link from "next/link";
-import { CheckCircle2, Download, ExternalLink, FileSpreadsheet, RefreshCw, XCircle } from "lucide-react";
+import { CheckCircle2, ExternalLink, RefreshCw, XCircle } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { ExclusionListField } from "@/components/category/exclusion-list";
+import { DownloadMenu } from "@/components/orders/download-menu";
 import type { Purchase, PurchaseProps } from "@/components/category/use-purchase";
 import { DEFAULT_LOCATION, LOCATION_NAMES } from "@/lib/categories/location";
 import { downloadUrl, type PaymentContext } from "@/lib/client/use-payment";
@@ -56,21 +57,10 @@ export function PurchaseComplete({
       <p className="flex items-center gap-2 font-semibold text-emerald-700" role="status">
         <CheckCircle2 className="size-5" aria-hidden /> Payment Complete!
       </p>
-      <div className="grid gap-2 sm:grid-cols-2">
-        <Button asChild className="w-full">
-          <a href={downloadUrl(payment.paymentId, links)} download={`leads-${payment.paymentId}.csv`}>
-            <Download aria-hidden /> Download CSV
-          </a>
-        </Button>
-        <Button asChild variant="outline" className="w-full">
-          <a
-            href={downloadUrl(payment.paymentId, { ...links, format: "xlsx" })}
-            download={`leads-${payment.paymentId}.xlsx`}
-          >
-            <FileSpreadsheet aria-hidden /> Download Excel
-          </a>
-        </Button>
-      </div>
+      <DownloadMenu
+        orderKey={payment.paymentId}
+        href={(format) => downloadUrl(payment.paymentId, { ...links, format })}
+      />
       <p className="text-sm text-muted-foreground">
         Your {pkg.leadCount.toLocaleString("en-US")} leads are ready. Your{" "}
         <Link href={`/order/${payment.paymentId}`} className="font-medium text-primary underline">

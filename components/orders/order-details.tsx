@@ -1,7 +1,6 @@
 import Link from "next/link";
-import { Download, FileSpreadsheet } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { DownloadMenu } from "@/components/orders/download-menu";
 import { getPackage } from "@/lib/packages";
 import { ClaimSummary, ReplacementClaimForm } from "@/components/orders/replacement-claim";
 import { REPLACEMENT_DAYS, replacementThreshold, type OrderSummary } from "@/lib/schemas/orders";
@@ -41,18 +40,10 @@ function Downloads({ orderKey, order, now }: { orderKey: string; order: OrderSum
   const base = `/api/leads/download/${encodeURIComponent(orderKey)}`;
   return (
     <div className="space-y-3">
-      <div className="grid gap-2 sm:grid-cols-2">
-        <Button asChild className="w-full">
-          <a href={base} download={`leads-${orderKey}.csv`}>
-            <Download aria-hidden /> Download CSV
-          </a>
-        </Button>
-        <Button asChild variant="outline" className="w-full">
-          <a href={`${base}?format=xlsx`} download={`leads-${orderKey}.xlsx`}>
-            <FileSpreadsheet aria-hidden /> Download Excel
-          </a>
-        </Button>
-      </div>
+      <DownloadMenu
+        orderKey={orderKey}
+        href={(format) => (format === "csv" ? base : `${base}?format=${format}`)}
+      />
       <p className="text-sm text-muted-foreground">
         The download links work until <strong>{formatDate(order.expiresAt)}</strong>. Every download holds the
         same leads.

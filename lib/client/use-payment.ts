@@ -1,5 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/fetcher";
+import type { DownloadFormat } from "@/lib/leads/formats";
 import type { CreatePaymentAnswer, CreatePaymentRequest, PaymentStatusAnswer } from "@/lib/schemas/payment";
 
 // Client calls of the purchase flow.
@@ -58,10 +59,10 @@ export async function claimAutoDownload(key: string): Promise<boolean> {
 
 export function downloadUrl(
   downloadKey: string,
-  options: { categoryId: string; count: number; format?: "csv" | "xlsx" },
+  options: { categoryId: string; count: number; format?: DownloadFormat },
 ): string {
   const query = new URLSearchParams({ category: options.categoryId, count: String(options.count) });
-  if (options.format === "xlsx") query.set("format", "xlsx");
+  if (options.format && options.format !== "csv") query.set("format", options.format);
   return `/api/leads/download/${encodeURIComponent(downloadKey)}?${query}`;
 }
 

@@ -1,13 +1,18 @@
 import "server-only";
+import type { Readable } from "node:stream";
 import type { PoolClient } from "pg";
 import { copyPool } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError, tooManyRequests } from "@/lib/errors";
+import { CONTENT_TYPES, CSV_TYPE } from "@/lib/content-types";
+import { crmHeaders } from "@/lib/leads/crm-headers";
 import { csvFile } from "@/lib/leads/export-csv";
+import { jsonFile } from "@/lib/leads/export-json";
 import { orderXlsxFile } from "@/lib/leads/export-xlsx";
+import type { DownloadFormat } from "@/lib/leads/formats";
 import { toWebStream } from "@/lib/leads/web-stream";
 import { InFlight } from "@/lib/limits/in-flight";
-import { PACKAGE_COLUMNS, type PackageId } from "@/lib/packages";
+import { PACKAGE_COLUMNS, type Column, type PackageId } from "@/lib/packages";
 
 // A download holds one of copyPool()'s connections for as long as its reader takes. So that no
 // buyer can hold them all: at most 2 downloads in flight per order and 4 per client address in this
@@ -31,7 +36,31 @@ async function copyConnection(): Promise<PoolClient> {
   }
 }
 
-export type DownloadFormat = "csv" | "xlsx";
+/** Each format's content type. */
+export const DOWNLOAD_TYPES: Record<DownloadFormat, string> = {
+  csv: CSV_TYPE,
+  xlsx: CONTENT_TYPES.xlsx,
+  hubspot: CSV_TYPE,
+  salesforce: CSV_TYPE,
+  json: "application/json",
+  ndjson: "application/x-ndjson",
+};
+
+/** The order's file in `format`, streamed out of COPY over `client`: the same rows in every format. */
+function orderFile(client: PoolClient, orderId: string, columns: Column[], format: DownloadFormat): Readable {
+  switch (format) {
+    case "csv":
+      return csvFile(client, orderId, columns);
+    case "xlsx":
+      return orderXlsxFile(client, orderId, columns);
+    case "hubspot":
+    case "salesforce":
+      return csvFile(client, orderId, columns, crmHeaders(columns, format));
+    case "json":
+    case "ndjson":
+      return jsonFile(client, orderId, columns, format === "ndjson");
+  }
+}
 
 /** The paid order's file, streamed out of PostgreSQL, within the limits above. */
 export async function openDownload(
@@ -63,9 +92,7 @@ export async function openDownload(
     release();
     throw error;
   }
-  const columns = PACKAGE_COLUMNS[order.packageType];
-  const file =
-    format === "xlsx" ? orderXlsxFile(client, order.id, columns) : csvFile(client, order.id, columns);
+  const file = orderFile(client, order.id, PACKAGE_COLUMNS[order.packageType], format);
   // Whether read to its end, abandoned or dropped, the file closes once.
   file.once("close", release);
   return toWebStream(file, env().DOWNLOAD_IDLE_SECONDS * 1000);

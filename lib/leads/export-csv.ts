@@ -1,7 +1,7 @@
 import "server-only";
 import { PassThrough, type Readable } from "node:stream";
 import type { PoolClient } from "pg";
-import { csvCell, csvHead } from "@/lib/csv";
+import { csvCell, csvHead, csvLine } from "@/lib/csv";
 import { CopyRows, copyOrderLeads } from "@/lib/leads/copy-rows";
 import type { Column } from "@/lib/packages";
 
@@ -76,14 +76,25 @@ class CopyCsvLines extends CopyRows {
   }
 }
 
-/** The CSV file of the order's leads, read over `client` (see copyOrderLeads). */
-export function csvFile(client: PoolClient, orderId: string, columns: Column[]): Readable {
+/**
+ * The CSV file of the order's leads, read over `client` (see copyOrderLeads). The buyer's own file
+ * opens with a byte-order mark, which spreadsheets need to read UTF-8; a CRM's file (`crmHeaders`,
+ * the headers its import maps) goes without, which import tools read as UTF-8 anyway.
+ */
+export function csvFile(
+  client: PoolClient,
+  orderId: string,
+  columns: Column[],
+  crmHeaders?: string[],
+): Readable {
   const output = new PassThrough();
   output.write(
-    csvHead(
-      columns.map((column) => column.header),
-      PHONES,
-    ),
+    crmHeaders
+      ? csvLine(crmHeaders, PHONES)
+      : csvHead(
+          columns.map((column) => column.header),
+          PHONES,
+        ),
   );
   void copyOrderLeads(client, orderId, columns, new CopyCsvLines(), output);
   return output;

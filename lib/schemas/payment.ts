@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_LOCATION, LOCATIONS } from "@/lib/categories/location";
+import { DOWNLOAD_FORMATS } from "@/lib/leads/formats";
 import { PACKAGE_IDS } from "@/lib/packages";
 import { personEmail } from "@/lib/schemas/common";
 import { segmentBody } from "@/lib/segments/schema";
@@ -65,7 +66,7 @@ export const paymentStatusQuery = z.object({
 });
 
 export const downloadQuery = z.object({
-  format: z.enum(["csv", "xlsx"], "Format must be csv or xlsx").default("csv"),
+  format: z.enum(DOWNLOAD_FORMATS, `Format must be one of ${DOWNLOAD_FORMATS.join(", ")}`).default("csv"),
   // The product's client sends these; the order decides what is delivered.
   category: z.string().max(200).optional(),
   count: z.string().max(20).optional(),

@@ -1,6 +1,6 @@
 // Downloads against the production build, over real sockets: one buyer's stalled downloads cannot
-// block another buyer's, a stalled reader is dropped, and downloads aborted at any point (CSV and
-// Excel) leave no uncaught exception or unhandled rejection in the server's log.
+// block another buyer's, a stalled reader is dropped, and downloads aborted at any point (in every
+// format) leave no uncaught exception or unhandled rejection in the server's log.
 import { connect, type Socket } from "node:net";
 import { expect, test } from "@playwright/test";
 import { Pool } from "pg";
@@ -134,7 +134,7 @@ test("downloads aborted at any point log no uncaught exception or unhandled reje
   test.setTimeout(120_000);
   const key = await paidOrder();
   let address = 0;
-  for (const format of ["csv", "xlsx"]) {
+  for (const format of ["csv", "xlsx", "hubspot", "salesforce", "json", "ndjson"]) {
     const path = `/api/leads/download/${key}?format=${format}`;
     // Before the answer, on its first bytes, and after some of the body, over raw sockets.
     for (const abortAfter of [0, 1, 256 * 1024]) {

@@ -88,8 +88,23 @@ for (const viewport of [
       await popup.getByRole("button", { name: "Pay now" }).click();
       const complete = popup.getByTestId("purchase-complete");
       await expect(complete.getByText("Payment Complete!")).toBeInViewport();
-      await expect(complete.getByRole("link", { name: "Download CSV" })).toBeInViewport();
-      await expect(complete.getByRole("link", { name: "Download Excel" })).toBeInViewport();
+      // Every format in one menu, its links plain downloads.
+      const menu = complete.getByTestId("download-menu");
+      await expect(menu.getByText("Download leads")).toBeInViewport();
+      await menu.getByText("Download leads").click();
+      const formats = menu.getByRole("list", { name: "Download formats" }).getByRole("link");
+      await expect(formats).toHaveText([
+        "CSV",
+        "Excel (.xlsx)",
+        "HubSpot import (CSV)",
+        "Salesforce import (CSV)",
+        "JSON",
+        "NDJSON (one lead a line)",
+      ]);
+      await expect(menu.getByRole("link", { name: "HubSpot import (CSV)" })).toHaveAttribute(
+        "download",
+        `leads-${key}-hubspot.csv`,
+      );
       // The key left the address bar once read.
       expect(new URL(popup.url()).searchParams.has("order")).toBe(false);
       await expect.poll(() => downloads.length).toBe(1);
@@ -125,8 +140,19 @@ for (const viewport of [
       await expect(other.getByTestId("order-status")).toHaveText("Paid");
       await expect(other.getByTestId("order-details")).toContainText("1,000");
       const again = other.waitForEvent("download");
-      await other.getByRole("link", { name: "Download CSV" }).click();
+      await other.getByText("Download leads").click();
+      await other.getByRole("link", { name: "CSV", exact: true }).click();
       expect(await rowsOf(await again)).toEqual(rows);
+      // The HubSpot file: HubSpot's own headers over the same rows, without a byte-order mark.
+      const hubspot = other.waitForEvent("download");
+      await other.getByRole("link", { name: "HubSpot import (CSV)" }).click();
+      const hubspotFile = await hubspot;
+      expect(hubspotFile.suggestedFilename()).toBe(`leads-${key}-hubspot.csv`);
+      const hubspotRows = (await readFile((await hubspotFile.path())!, "utf8")).trimEnd().split("\r\n");
+      expect(hubspotRows[0]).toBe(
+        "First Name,Last Name,Job Title,Company Name,Email,Email Status,Phone Number,City,State/Region,Country/Region",
+      );
+      expect(hubspotRows.slice(1)).toEqual(rows.slice(1));
 
       // Find my orders: a sign-in link by mail, then a fresh download link.
       await other.goto("/orders");
@@ -139,7 +165,8 @@ for (const viewport of [
       const listed = other.getByRole("list", { name: "Your orders" }).getByTestId("order-details");
       await expect(listed).toHaveCount(1);
       const third = other.waitForEvent("download");
-      await listed.getByRole("link", { name: "Download CSV" }).click();
+      await listed.getByText("Download leads").click();
+      await listed.getByRole("link", { name: "CSV", exact: true }).click();
       const last = await third;
       expect(last.suggestedFilename()).toBe(`leads-${key}.csv`);
       expect(await rowsOf(last)).toEqual(rows);
