@@ -1,6 +1,5 @@
 import "server-only";
 import { z } from "zod";
-import { LOCATIONS } from "@/lib/categories/location";
 import { CONTENT_TYPES } from "@/lib/content-types";
 import type { LeadPreview, PreviewPage } from "@/lib/leads/previews";
 import { PACKAGE_IDS } from "@/lib/packages";
@@ -317,7 +316,7 @@ const orderExample = {
   status: "finished",
   paidAt: NOW,
   expiresAt: "2026-12-20T14:05:00.000Z",
-  replacement: null,
+  replacement: replacementExample,
 };
 
 // ---- Parameters ----
@@ -973,12 +972,9 @@ const RATE_LIMIT_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit
 
 /** zod's JSON Schema (draft 2020-12, OpenAPI 3.1's dialect), inlined: no `$defs` to resolve. */
 export function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
-    target: "draft-2020-12",
-    io,
-    reused: "inline",
-  });
-  return rest;
+  const converted: JsonSchema = z.toJSONSchema(schema, { target: "draft-2020-12", io, reused: "inline" });
+  delete converted.$schema;
+  return converted;
 }
 
 const headerRefs = (names: string[]) =>
