@@ -37,8 +37,42 @@ import { FACETS, VOCABULARIES } from "@/lib/segments/vocabularies";
 // route under app/api (tests/unit/openapi.test.ts holds the two together) with its examples, which
 // the same test parses with the operation's schemas.
 
-export type JsonSchema = Record<string, unknown>;
+/** A JSON Schema (draft 2020-12), as zod types it; `true` and `false` are schemas too. */
+export type JsonSchema = z.core.JSONSchema.JSONSchema;
+export type AnySchema = z.core.JSONSchema._JSONSchema;
 type Example = { summary: string; value: unknown };
+
+// The document's parts as built below and as /docs/api renders them.
+export type ApiParameter = {
+  name: string;
+  in: "path" | "query" | "header";
+  required: boolean;
+  description?: string;
+  schema: AnySchema;
+};
+export type ApiMedia = { schema: JsonSchema; example?: unknown; examples?: Record<string, Example> };
+type HeaderRefs = Record<string, { $ref: string }>;
+export type ApiResponse = { description: string; headers?: HeaderRefs; content?: Record<string, ApiMedia> };
+export type ApiDocumentOperation = {
+  tags: string[];
+  summary: string;
+  description: string;
+  operationId: string;
+  parameters?: ApiParameter[];
+  requestBody?: { description: string; required: boolean; content: Record<string, ApiMedia> };
+  responses: Record<string, ApiResponse | { $ref: string }>;
+};
+export type ApiDocument = {
+  openapi: string;
+  info: { title: string; version: string; description: string };
+  tags: { name: string; description: string }[];
+  paths: Record<string, Partial<Record<"get" | "post", ApiDocumentOperation>>>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    headers: Record<string, { description: string; schema: JsonSchema }>;
+    responses: Record<string, ApiResponse>;
+  };
+};
 
 /** What an operation takes in a body: one schema per media type, with examples. */
 type RequestBody = {
@@ -335,7 +369,7 @@ const UNKNOWN_LOOKUPS =
 
 const JSON_TYPE = "application/json";
 const MULTIPART = "multipart/form-data";
-const fileField = (mediaType: string) => ({ type: "string", contentMediaType: mediaType });
+const fileField = (mediaType: string): JsonSchema => ({ type: "string", contentMediaType: mediaType });
 
 export const API_OPERATIONS: ApiOperation[] = [
   {
@@ -977,23 +1011,20 @@ export function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchem
   return converted;
 }
 
-const headerRefs = (names: string[]) =>
+const headerRefs = (names: string[]): HeaderRefs =>
   Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
-function parameters(operation: ApiOperation): JsonSchema[] {
-  const listed: JsonSchema[] = [];
+function parameters(operation: ApiOperation): ApiParameter[] {
+  const listed: ApiParameter[] = [];
   for (const [location, schema] of [
     ["path", operation.params],
     ["query", operation.query],
   ] as const) {
     if (!schema) continue;
-    const object = jsonSchema(schema, "input") as {
-      properties: Record<string, JsonSchema>;
-      required?: string[];
-    };
-    for (const [name, property] of Object.entries(object.properties)) {
-      const propertySchema =
-        operation.path === "/api/leads/download/{key}" && name === "format"
+    const object = jsonSchema(schema, "input");
+    for (const [name, property] of Object.entries(object.properties ?? {})) {
+      const propertySchema: AnySchema =
+        operation.path === "/api/leads/download/{key}" && name === "format" && typeof property === "object"
           ? { ...property, enum: Object.keys(DOWNLOAD_FORMATS) }
           : property;
       listed.push({
@@ -1005,22 +1036,22 @@ function parameters(operation: ApiOperation): JsonSchema[] {
       });
     }
   }
-  for (const header of operation.headers ?? [])
+  for (const header of operation.headers ?? []) {
     listed.push({ ...header, in: "header", schema: { type: "string" } });
+  }
   return listed;
 }
 
-function requestBody(body: RequestBody): JsonSchema {
+function requestBody(body: RequestBody): ApiDocumentOperation["requestBody"] {
   const content = Object.fromEntries(
-    Object.entries(body.content).map(([mediaType, { schema, examples }]) => {
+    Object.entries(body.content).map(([mediaType, { schema, examples }]): [string, ApiMedia] => {
       let converted = schema instanceof z.ZodType ? jsonSchema(schema, "input") : schema;
       // A custom request's attachments arrive as parts of their own, beside the fields.
       if (mediaType === MULTIPART && schema === customRequestSchema) {
-        const properties = (converted.properties ?? {}) as Record<string, JsonSchema>;
         converted = {
           ...converted,
           properties: {
-            ...properties,
+            ...converted.properties,
             files: { type: "array", maxItems: 5, items: fileField("application/octet-stream") },
           },
         };
@@ -1031,12 +1062,12 @@ function requestBody(body: RequestBody): JsonSchema {
   return { description: body.description, required: body.required, content };
 }
 
-function responses(operation: ApiOperation): JsonSchema {
+function responses(operation: ApiOperation): ApiDocumentOperation["responses"] {
   const limited = operation.limit ? RATE_LIMIT_HEADERS : [];
-  const answers: JsonSchema = {};
+  const answers: ApiDocumentOperation["responses"] = {};
   for (const [status, answer] of Object.entries(operation.answers)) {
     const headers = [...(answer.headers ?? []), ...limited];
-    const content = answer.schema
+    const content: Record<string, ApiMedia> | undefined = answer.schema
       ? { [JSON_TYPE]: { schema: jsonSchema(answer.schema, "output"), example: answer.example } }
       : answer.files &&
         Object.fromEntries(Object.entries(answer.files).map(([type, schema]) => [type, { schema }]));
@@ -1052,49 +1083,52 @@ function responses(operation: ApiOperation): JsonSchema {
   return answers;
 }
 
-function buildDocument(): JsonSchema {
-  const paths: Record<string, Record<string, JsonSchema>> = {};
+/** `get` `/api/categories/{id}/segment` is `getApiCategoriesIdSegment`. */
+const operationId = (method: string, path: string) =>
+  method + path.replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string = "") => next.toUpperCase());
+
+const LIMIT_TEXT =
+  "Answers counted against a limit carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; every 429 carries `Retry-After`.";
+
+/** The headers of an error answer: a 429's limit and wait, a 503's wait. */
+const errorHeaders = (status: number) =>
+  status === 429 ? ["Retry-After", ...RATE_LIMIT_HEADERS] : status === 503 ? ["Retry-After"] : [];
+
+function buildDocument(): ApiDocument {
+  const paths: ApiDocument["paths"] = {};
   for (const operation of API_OPERATIONS) {
-    const description = operation.limit
-      ? `${operation.description}\n\nRate limits: ${operation.limit} Answers counted against a limit carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; every 429 carries \`Retry-After\`.`
-      : operation.description;
     const listed = parameters(operation);
     (paths[operation.path] ??= {})[operation.method] = {
       tags: [operation.tag],
       summary: operation.summary,
-      description,
-      operationId: `${operation.method}${operation.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string = "") => next.toUpperCase())}`,
+      // The page shows the limits as a paragraph of their own.
+      description: operation.limit
+        ? `${operation.description}\n\nRate limits: ${operation.limit} ${LIMIT_TEXT}`
+        : operation.description,
+      operationId: operationId(operation.method, operation.path),
       ...(listed.length ? { parameters: listed } : {}),
       ...(operation.body ? { requestBody: requestBody(operation.body) } : {}),
       responses: responses(operation),
     };
   }
-  const errorSchema = jsonSchema(errorBody, "output");
   return {
     openapi: "3.1.1",
     info: {
       title: "LeadMarket API",
       version: "1.0.0",
-      description:
-        "The public API of LeadMarket: browse categories, create an order, follow its payment and download its leads. JSON everywhere except downloads and uploads. Errors answer `{ success: false, message, errors? }`. Limited endpoints send `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and every 429 sends `Retry-After`.",
+      description: `The public API of LeadMarket: browse categories, create an order, follow its payment and download its leads. JSON everywhere except downloads and uploads. Errors answer \`{ "success": false, "message": "...", "errors"?: { "field": "..." } }\`. ${LIMIT_TEXT}`,
     },
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
     components: {
-      schemas: { Error: errorSchema },
+      schemas: { Error: jsonSchema(errorBody, "output") },
       headers: HEADERS,
       responses: Object.fromEntries(
         Object.entries(ERROR_ANSWERS).map(([status, { name, description, example }]) => [
           name,
           {
             description,
-            headers: headerRefs(
-              status === "429"
-                ? ["Retry-After", ...RATE_LIMIT_HEADERS]
-                : status === "503"
-                  ? ["Retry-After"]
-                  : [],
-            ),
+            headers: headerRefs(errorHeaders(Number(status))),
             content: { [JSON_TYPE]: { schema: { $ref: "#/components/schemas/Error" }, example } },
           },
         ]),
@@ -1103,9 +1137,9 @@ function buildDocument(): JsonSchema {
   };
 }
 
-let built: JsonSchema | undefined;
+let built: ApiDocument | undefined;
 
 /** The document; built once per process (it depends on the code alone). */
-export function openApiDocument(): JsonSchema {
+export function openApiDocument(): ApiDocument {
   return (built ??= buildDocument());
 }
