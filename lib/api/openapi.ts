@@ -93,7 +93,7 @@ type Answer = {
 };
 
 /** The error answers, by status: components.responses (ERROR_ANSWERS below). */
-type ErrorStatus = 400 | 401 | 402 | 404 | 408 | 409 | 410 | 413 | 415 | 429 | 503;
+type ErrorStatus = 400 | 401 | 402 | 404 | 408 | 409 | 410 | 413 | 415 | 422 | 429 | 503;
 
 export type ApiOperation = {
   method: "get" | "post";
@@ -661,7 +661,7 @@ export const API_OPERATIONS: ApiOperation[] = [
         },
       },
     },
-    errors: [400, 404, 408, 409, 410, 413, 415, 429, 503],
+    errors: [400, 404, 408, 409, 410, 413, 415, 422, 429, 503],
     limit: `CSV uploads: 10 per client address an hour. ${UNKNOWN_LOOKUPS} Uploads: 2 at once per address (429), 16 per instance (503).`,
   },
   {
@@ -965,6 +965,15 @@ const ERROR_ANSWERS: Record<
     name: "UnsupportedMediaType",
     description: "A body in a media type the endpoint does not take",
     example: { success: false, message: 'Upload the list as multipart/form-data in the field "file"' },
+  },
+  422: {
+    name: "UnprocessableContent",
+    description: "A claim whose counted addresses do not reach more than 5% of the order",
+    example: {
+      success: false,
+      message:
+        "Free replacement applies when more than 5% of an order's leads are invalid (more than 50 of 1,000). 12 of the reported addresses were delivered in this order.",
+    },
   },
   429: {
     name: "TooManyRequests",
