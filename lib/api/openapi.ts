@@ -125,23 +125,16 @@ const TAGS = {
 type Tag = keyof typeof TAGS;
 
 /**
- * The download formats the `format` parameter names, with their media types. Written here rather
- * than read off downloadQuery: the JSON, NDJSON and CRM layouts are documented ahead of the
- * handler (tests/unit/openapi.test.ts checks that every format the handler takes is listed).
+ * The download formats the `format` parameter names, with what each holds (the handler's schema
+ * knows only their names); tests/unit/openapi.test.ts checks that every format it takes is here.
  */
 export const DOWNLOAD_FORMATS = {
-  csv: { type: "text/csv", text: "CSV with a byte-order mark (Excel needs it); the default." },
-  xlsx: { type: CONTENT_TYPES.xlsx, text: "An Excel workbook with the same rows." },
-  hubspot: {
-    type: "text/csv",
-    text: "CSV with HubSpot's own import headers; our other fields as custom columns.",
-  },
-  salesforce: {
-    type: "text/csv",
-    text: "CSV with Salesforce's Lead field names; our other fields as custom columns.",
-  },
-  json: { type: "application/json", text: "A JSON array of rows (objects keyed by column header)." },
-  ndjson: { type: "application/x-ndjson", text: "One JSON object a line." },
+  csv: "CSV with a byte-order mark (Excel needs it); the default.",
+  xlsx: "An Excel workbook with the same rows.",
+  hubspot: "CSV with HubSpot's own import headers; our other fields as custom columns.",
+  salesforce: "CSV with Salesforce's Lead field names; our other fields as custom columns.",
+  json: "A JSON array of rows (objects keyed by column header).",
+  ndjson: "One JSON object a line.",
 } as const;
 
 // ---- Answers: zod schemas checked against the types the code answers with ----
@@ -697,7 +690,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     parameterText: {
       key: KEY_TEXT,
       format: Object.entries(DOWNLOAD_FORMATS)
-        .map(([format, { text }]) => `\`${format}\`: ${text}`)
+        .map(([format, text]) => `\`${format}\`: ${text}`)
         .join(" "),
       category: "Accepted for older clients and ignored: the order decides what is delivered.",
       count: "Accepted for older clients and ignored.",
