@@ -143,6 +143,41 @@ function Parameters({ parameters }: { parameters: ApiParameter[] }) {
   );
 }
 
+function ResponseEntry({ status, response }: { status: string; response: ApiResponse }) {
+  const headers = Object.values(response.headers ?? {}).map(({ $ref }) => refName($ref));
+  return (
+    <div className="rounded-lg border p-4">
+      <dt className="flex flex-wrap items-baseline gap-2">
+        <span className="font-mono text-sm font-bold">{status}</span>
+        <span className="text-sm">{response.description}</span>
+      </dt>
+      <dd>
+        {headers.length ? (
+          <p className="mt-2 text-sm text-muted-foreground">
+            Headers:{" "}
+            {headers.map((name, index) => (
+              <span key={name}>
+                {index ? ", " : ""}
+                <code className={code}>{name}</code>
+              </span>
+            ))}
+          </p>
+        ) : null}
+        {Object.entries(response.content ?? {}).map(([mediaType, media]) => (
+          <div key={mediaType} className="mt-2">
+            <p className="text-xs text-muted-foreground">{mediaType}</p>
+            {media.example !== undefined ? (
+              <ExampleBlock value={media.example} />
+            ) : (
+              <SchemaSummary schema={media.schema} />
+            )}
+          </div>
+        ))}
+      </dd>
+    </div>
+  );
+}
+
 function Responses({
   responses,
   document,
@@ -154,42 +189,21 @@ function Responses({
     <>
       <Heading>Responses</Heading>
       <dl className="space-y-4">
-        {Object.entries(responses).map(([status, listed]) => {
-          const response: ApiResponse =
-            "$ref" in listed ? document.components.responses[refName(listed.$ref)] : listed;
-          const headers = Object.values(response.headers ?? {}).map(({ $ref }) => refName($ref));
-          return (
+        {Object.entries(responses).map(([status, listed]) =>
+          "$ref" in listed ? (
+            // A shared error: its example is shown once, under "Errors and limits".
             <div key={status} className="rounded-lg border p-4">
               <dt className="flex flex-wrap items-baseline gap-2">
                 <span className="font-mono text-sm font-bold">{status}</span>
-                <span className="text-sm">{response.description}</span>
+                <a href={`#error-${status}`} className="text-sm hover:text-primary">
+                  {document.components.responses[refName(listed.$ref)].description}
+                </a>
               </dt>
-              <dd>
-                {headers.length ? (
-                  <p className="mt-2 text-sm text-muted-foreground">
-                    Headers:{" "}
-                    {headers.map((name, index) => (
-                      <span key={name}>
-                        {index ? ", " : ""}
-                        <code className={code}>{name}</code>
-                      </span>
-                    ))}
-                  </p>
-                ) : null}
-                {Object.entries(response.content ?? {}).map(([mediaType, media]) => (
-                  <div key={mediaType} className="mt-2">
-                    <p className="text-xs text-muted-foreground">{mediaType}</p>
-                    {media.example !== undefined ? (
-                      <ExampleBlock value={media.example} />
-                    ) : media.schema ? (
-                      <SchemaSummary schema={media.schema} />
-                    ) : null}
-                  </div>
-                ))}
-              </dd>
             </div>
-          );
-        })}
+          ) : (
+            <ResponseEntry key={status} status={status} response={listed} />
+          ),
+        )}
       </dl>
     </>
   );
@@ -304,6 +318,17 @@ export function ApiReference({ document }: { document: ApiDocument }) {
           >{`{ "success": false, "message": "...", "errors"?: { "field": "..." } }`}</code>
           .
         </p>
+        <dl className="mt-4 space-y-4">
+          {Object.entries(document.components.responses).map(([name, response]) => {
+            const status = errorStatus(document, name);
+            return (
+              <div key={name} id={`error-${status}`} className="scroll-mt-24">
+                <ResponseEntry status={status} response={response} />
+              </div>
+            );
+          })}
+        </dl>
+        <h3 className="mt-8 text-lg font-bold">Rate-limit headers</h3>
         <dl className="mt-4 grid gap-3 text-sm sm:grid-cols-2">
           {Object.entries(document.components.headers)
             .filter(([name]) => name.startsWith("RateLimit") || name === "Retry-After")
@@ -343,6 +368,18 @@ export function ApiReference({ document }: { document: ApiDocument }) {
       ))}
     </div>
   );
+}
+
+/** The status a shared error answers with, as the operations list it. */
+function errorStatus(document: ApiDocument, name: string): string {
+  for (const methods of Object.values(document.paths)) {
+    for (const operation of Object.values(methods)) {
+      for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+        if ("$ref" in response && refName(response.$ref) === name) return status;
+      }
+    }
+  }
+  return name;
 }
 
 const tagId = (name: string) => `tag-${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;

@@ -30,6 +30,10 @@ describe("the API reference page", () => {
       expect(html).toContain(`>${header}</code>`);
     }
     expect(html).toContain('href="/api/openapi.json"');
+    // Shared errors are shown once, with their example, and linked from each operation.
+    expect(html).toContain('id="error-429"');
+    expect(html).toContain('href="#error-429"');
+    expect(html.split("Too many order lookups from your address").length - 1).toBe(1);
     expect(html).not.toContain("<script");
   });
 });
