@@ -27,13 +27,13 @@ export const LEGAL_LINKS = [
   { href: "/cookie-policy", label: "Cookie Policy" },
 ] as const;
 
-/** Placeholder targets: the footer lists these resources without pages behind them. */
+/** The footer's resources; those without a page behind them yet link nowhere ("#"). */
 export const RESOURCE_LINKS = [
-  "Blog",
-  "Lead Generation Guide",
-  "Case Studies",
-  "FAQ",
-  "API Documentation",
+  { label: "Blog", href: "#" },
+  { label: "Lead Generation Guide", href: "#" },
+  { label: "Case Studies", href: "#" },
+  { label: "FAQ", href: "#" },
+  { label: "API Documentation", href: "/docs/api" },
 ] as const;
 
 export const LEGAL_LAST_UPDATED = "May 22, 2023";

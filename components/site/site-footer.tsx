@@ -76,10 +76,10 @@ export function SiteFooter() {
         <nav aria-labelledby="footer-resources" className="space-y-3">
           <FooterHeading id="footer-resources">Resources</FooterHeading>
           <ul className="space-y-2">
-            {RESOURCE_LINKS.map((label) => (
-              <li key={label}>
-                <a href="#" className={linkClass}>
-                  {label}
+            {RESOURCE_LINKS.map((link) => (
+              <li key={link.label}>
+                <a href={link.href} className={linkClass}>
+                  {link.label}
                 </a>
               </li>
             ))}

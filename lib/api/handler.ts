@@ -7,10 +7,12 @@ import { clientAddress } from "@/lib/api/client-address";
 import { toErrorResponse } from "@/lib/api/errors";
 import { RequestUpload } from "@/lib/api/upload";
 import type { Caller } from "@/lib/limits/caller";
+import { LimitReport, runReported } from "@/lib/limits/rate-limit-headers";
 
 // One wrapper for every route handler: resolve the caller, parse path params, query and JSON body
-// with zod, and turn whatever is thrown into the JSON error shape. Handlers stay thin, and domain
-// code gets values and streams, never the request.
+// with zod, and turn whatever is thrown into the JSON error shape, with the RateLimit-* headers of
+// the limits the request was counted against (lib/limits/rate-limit-headers.ts). Handlers stay
+// thin, and domain code gets values and streams, never the request.
 type Schema = z.ZodType;
 type Out<S> = S extends Schema ? z.output<S> : undefined;
 
@@ -44,6 +46,19 @@ function queryObject(searchParams: URLSearchParams): Record<string, string> {
   return Object.fromEntries(keys.map((key) => [key, searchParams.getAll(key).join(",")]));
 }
 
+/** `response` with `headers` added; a copy when its own are immutable (Response.redirect()). */
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const entries = Object.entries(headers);
+  if (entries.length === 0) return response;
+  const merged = new Headers(response.headers);
+  for (const [name, value] of entries) merged.set(name, value);
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: merged,
+  });
+}
+
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
 export function route<
@@ -58,6 +73,7 @@ export function route<
 ) {
   return async (request: NextRequest, context: RouteContext): Promise<Response> => {
     let upload: RequestUpload | undefined;
+    const limits = new LimitReport();
     try {
       const caller = { clientIp: clientAddress(request.headers) };
       if (options.upload) upload = new RequestUpload(request, caller.clientIp);
@@ -69,10 +85,12 @@ export function route<
         : undefined;
       const body = options.body ? options.body.parse(await readJsonBody(request)) : undefined;
       const handlerContext = { request, caller, params, query, body, upload, admin };
-      const result = await handler(handlerContext as HandlerContext<P, Q, B, A, U>);
-      return result instanceof Response ? result : Response.json(result);
+      const result = await runReported(limits, () =>
+        handler(handlerContext as HandlerContext<P, Q, B, A, U>),
+      );
+      return withHeaders(result instanceof Response ? result : Response.json(result), limits.headers());
     } catch (error) {
-      return toErrorResponse(error);
+      return withHeaders(toErrorResponse(error), limits.headers());
     } finally {
       upload?.close();
     }

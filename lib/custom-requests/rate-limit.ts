@@ -1,6 +1,7 @@
 import "server-only";
 import { db, type Tx } from "@/lib/db";
 import { minutesText, tooManyRequests } from "@/lib/errors";
+import { reportLimit } from "@/lib/limits/rate-limit-headers";
 
 // Custom requests accepted per client address per clock hour, counted in custom_request_counts
 // (one row per address and hour): no second server, and every app instance sharing the database
@@ -22,15 +23,20 @@ function refusal(limit: number, seconds: number) {
  */
 export async function assertWithinRateLimit(clientIp: string, limit: number, inFlight = 0): Promise<void> {
   if (limit <= 0) return;
-  const [row] = await db().$queryRaw<{ count: number; retry_after: number }[]>`
-    SELECT count,
-           ceil(extract(epoch FROM hour + interval '1 hour' - now()))::int AS retry_after
-      FROM custom_request_counts
-     WHERE client_ip = ${clientIp} AND hour = date_trunc('hour', now())`;
-  const count = row?.count ?? 0;
-  if (count + inFlight < limit) return;
+  const [{ count, hour_left }] = await db().$queryRaw<{ count: number; hour_left: number }[]>`
+    SELECT coalesce((SELECT count FROM custom_request_counts
+                      WHERE client_ip = ${clientIp} AND hour = date_trunc('hour', now())), 0) AS count,
+           ceil(extract(epoch FROM date_trunc('hour', now()) + interval '1 hour' - now()))::int AS hour_left`;
+  const hourLeft = Math.max(1, hour_left);
+  if (count + inFlight < limit) {
+    // What is left once this one is stored, the submissions in flight counted as stored too.
+    reportLimit({ limit, remaining: limit - count - inFlight - 1, resetSeconds: hourLeft });
+    return;
+  }
   // Refused for uploads still in flight: a slot may free up as soon as one of them is refused.
-  throw refusal(limit, count < limit ? 30 : Math.max(1, row.retry_after));
+  const retryAfter = count < limit ? 30 : hourLeft;
+  reportLimit({ limit, remaining: 0, resetSeconds: retryAfter });
+  throw refusal(limit, retryAfter);
 }
 
 /**
@@ -45,7 +51,9 @@ export async function countCustomRequest(tx: Tx, clientIp: string, limit: number
     VALUES (${clientIp}, date_trunc('hour', now()), 1)
     ON CONFLICT (client_ip, hour) DO UPDATE SET count = custom_request_counts.count + 1
     RETURNING count, ceil(extract(epoch FROM hour + interval '1 hour' - now()))::int AS retry_after`;
-  if (count > limit) throw refusal(limit, Math.max(1, retry_after));
+  const hourLeft = Math.max(1, retry_after);
+  reportLimit({ limit, remaining: limit - count, resetSeconds: hourLeft });
+  if (count > limit) throw refusal(limit, hourLeft);
 }
 
 /** Deletes the counts of past hours (the periodic upkeep). */

@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { tooManyRequests } from "@/lib/errors";
 import { db, transaction } from "@/lib/db";
+import { reportLimit, type LimitState } from "@/lib/limits/rate-limit-headers";
 
 // Sliding-window limits kept in PostgreSQL (throttle_events), so every app instance sharing the
 // database shares them. A bucket names what is limited ("unknown-id:1.2.3.4"); only its SHA-256 is
@@ -16,12 +17,16 @@ function hashBucket(bucket: string): string {
   return createHash("sha256").update(bucket).digest("hex");
 }
 
+/** One attempt's count: whether it was allowed, and the limit as the caller stands after it. */
+type Counted = LimitState & { allowed: boolean };
+
 /**
- * Counts one attempt against the limit when it is still open and answers null; when `max`
- * attempts already fell in the window, counts nothing and answers the seconds until one leaves it.
- * Serialised per bucket (transaction-scoped advisory lock), so concurrent requests cannot overshoot.
+ * Counts one attempt when the limit is still open; when `max` attempts already fell in the window,
+ * counts nothing. `resetSeconds` is the time until the oldest attempt in the window leaves it (one
+ * more is allowed then). Serialised per bucket (transaction-scoped advisory lock), so concurrent
+ * requests cannot overshoot.
  */
-export async function takeToken(limit: Limit): Promise<number | null> {
+async function countAttempt(limit: Limit): Promise<Counted> {
   const bucket = hashBucket(limit.bucket);
   return transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${bucket}, 0))`;
@@ -31,17 +36,33 @@ export async function takeToken(limit: Limit): Promise<number | null> {
              ceil(extract(epoch FROM min(created_at) + make_interval(secs => ${limit.windowSeconds}::int) - now()))::int AS retry_after
         FROM throttle_events
        WHERE bucket = ${bucket} AND created_at > now() - make_interval(secs => ${limit.windowSeconds}::int)`;
-    if (count >= limit.max) return Math.max(1, retry_after ?? limit.windowSeconds);
+    // An empty window starts with this attempt.
+    const resetSeconds = Math.max(1, retry_after ?? limit.windowSeconds);
+    if (count >= limit.max) return { allowed: false, limit: limit.max, remaining: 0, resetSeconds };
     await tx.throttleEvent.create({ data: { bucket }, select: { id: true } });
-    return null;
+    return { allowed: true, limit: limit.max, remaining: limit.max - count - 1, resetSeconds };
   });
 }
 
-/** Counts one attempt, or throws 429 with Retry-After and `message` when the limit is reached. */
+/**
+ * Counts one attempt against the limit when it is still open and answers null; when `max`
+ * attempts already fell in the window, counts nothing and answers the seconds until one leaves it.
+ * Silent: for budgets the caller is not told about (mails to an address, provider calls), whose
+ * figures could tell a visitor something about someone else.
+ */
+export async function takeToken(limit: Limit): Promise<number | null> {
+  const counted = await countAttempt(limit);
+  return counted.allowed ? null : counted.resetSeconds;
+}
+
+/**
+ * Counts one attempt, or throws 429 with Retry-After and `message` when the limit is reached. The
+ * limit is the caller's own: its RateLimit-* headers go on the response (lib/limits/rate-limit-headers.ts).
+ */
 export async function assertWithinLimit(limit: Limit, message: string): Promise<void> {
-  const retryAfter = await takeToken(limit);
-  if (retryAfter === null) return;
-  throw tooManyRequests(message, retryAfter);
+  const { allowed, ...state } = await countAttempt(limit);
+  reportLimit(state);
+  if (!allowed) throw tooManyRequests(message, state.resetSeconds);
 }
 
 /** Drops attempts older than any window in use (the longest is a day). */

@@ -65,6 +65,9 @@ export const paymentStatusQuery = z.object({
   NP_id: paymentIdText.optional(),
 });
 
+/** The test payment page's form (test mode only): Pay or Cancel. */
+export const testPaymentForm = z.object({ action: z.enum(["pay", "cancel"], "Choose pay or cancel") });
+
 export const downloadQuery = z.object({
   format: z.enum(DOWNLOAD_FORMATS, `Format must be one of ${DOWNLOAD_FORMATS.join(", ")}`).default("csv"),
   // The product's client sends these; the order decides what is delivered.

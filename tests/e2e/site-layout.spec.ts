@@ -105,6 +105,7 @@ test("the footer has its lists, this year's copyright and the legal links", asyn
     "FAQ",
     "API Documentation",
   ]);
+  await expect(resources.last()).toHaveAttribute("href", "/docs/api");
   const quick = footer.getByRole("navigation", { name: "Quick Links" }).getByRole("link");
   await expect(quick).toHaveCount(5);
   await expect(quick.last()).toHaveText("Find my orders");

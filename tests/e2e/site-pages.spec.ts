@@ -1,4 +1,4 @@
-// Legal pages, the 404 page, robots.txt and the sitemap.
+// Legal pages, the API reference, the 404 page, robots.txt and the sitemap.
 import { expect, test } from "@playwright/test";
 
 const LEGAL = [
@@ -34,6 +34,27 @@ for (const legal of LEGAL) {
     await expect(page.getByRole("contentinfo")).toBeVisible();
   });
 }
+
+test("the footer's API Documentation opens the API reference, rendered without a script of its own", async ({
+  page,
+  request,
+}) => {
+  await page.goto("/privacy-policy");
+  await page.getByRole("contentinfo").getByRole("link", { name: "API Documentation" }).click();
+  await expect(page).toHaveURL(/\/docs\/api$/);
+  await expect(page).toHaveTitle("API Documentation | LeadMarket");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("API Documentation");
+  const create = page.locator("#postApiPaymentCreate");
+  await expect(create.getByRole("heading", { level: 3 })).toHaveText("post/api/payment/create");
+  await expect(create).toContainText("RateLimit-Remaining");
+  await expect(page.locator("#getApiLeadsDownloadKey")).toContainText(
+    "one of: csv, xlsx, hubspot, salesforce, json, ndjson",
+  );
+  // The reference as JSON, linked from the page.
+  const document = await request.get("/api/openapi.json");
+  expect(document.status()).toBe(200);
+  expect((await document.json()).openapi).toBe("3.1.1");
+});
 
 test("the cookie policy lists every cookie duration", async ({ page }) => {
   await page.goto("/cookie-policy");

@@ -1,16 +1,13 @@
-import { z } from "zod";
 import { route } from "@/lib/api/handler";
 import { notFound } from "@/lib/errors";
 import { findTestInvoice, testRedirect } from "@/lib/orders/test-invoice";
-import { paymentIdParams } from "@/lib/schemas/payment";
-
-const actionSchema = z.object({ action: z.enum(["pay", "cancel"], "Choose pay or cancel") });
+import { paymentIdParams, testPaymentForm } from "@/lib/schemas/payment";
 
 // POST /api/payment/test/{invoiceId} - the test payment page's Pay / Cancel (test mode only)
 export const POST = route({ params: paymentIdParams }, async ({ params, request }) => {
   const invoice = await findTestInvoice(params.id);
   if (!invoice) throw notFound("Not found");
   const form = await request.formData().catch(() => new FormData());
-  const { action } = actionSchema.parse({ action: form.get("action") });
+  const { action } = testPaymentForm.parse({ action: form.get("action") });
   return Response.redirect(testRedirect(invoice, action), 303);
 });
