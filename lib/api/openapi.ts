@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { CONTENT_TYPES } from "@/lib/content-types";
 import type { LeadPreview, PreviewPage } from "@/lib/leads/previews";
+import type { DownloadFormat } from "@/lib/leads/formats";
 import { PACKAGE_IDS } from "@/lib/packages";
 import { providerPaymentSchema } from "@/lib/payments/provider";
 import type { CategoryDto } from "@/lib/schemas/category";
@@ -124,18 +125,15 @@ const TAGS = {
 } as const;
 type Tag = keyof typeof TAGS;
 
-/**
- * The download formats the `format` parameter names, with what each holds (the handler's schema
- * knows only their names); tests/unit/openapi.test.ts checks that every format it takes is here.
- */
-export const DOWNLOAD_FORMATS = {
+/** What each download format holds (the handler's schema knows only their names). */
+const DOWNLOAD_FORMAT_TEXT: Record<DownloadFormat, string> = {
   csv: "CSV with a byte-order mark (Excel needs it); the default.",
   xlsx: "An Excel workbook with the same rows.",
   hubspot: "CSV with HubSpot's own import headers; our other fields as custom columns.",
   salesforce: "CSV with Salesforce's Lead field names; our other fields as custom columns.",
   json: "A JSON array of rows (objects keyed by column header).",
   ndjson: "One JSON object a line.",
-} as const;
+};
 
 // ---- Answers: zod schemas checked against the types the code answers with ----
 
@@ -689,7 +687,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     query: downloadQuery,
     parameterText: {
       key: KEY_TEXT,
-      format: Object.entries(DOWNLOAD_FORMATS)
+      format: Object.entries(DOWNLOAD_FORMAT_TEXT)
         .map(([format, text]) => `\`${format}\`: ${text}`)
         .join(" "),
       category: "Accepted for older clients and ignored: the order decides what is delivered.",
@@ -697,7 +695,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     },
     answers: {
       200: {
-        description: "The file, as an attachment named `leads-{key}.{format}`",
+        description:
+          "The file, as an attachment named `leads-{key}.{format}` (`leads-{key}-hubspot.csv` and `leads-{key}-salesforce.csv` for the CRM files)",
         headers: ["Content-Disposition"],
         files: {
           "text/csv": { type: "string" },
@@ -1025,16 +1024,12 @@ function parameters(operation: ApiOperation): ApiParameter[] {
     if (!schema) continue;
     const object = jsonSchema(schema, "input");
     for (const [name, property] of Object.entries(object.properties ?? {})) {
-      const propertySchema: AnySchema =
-        operation.path === "/api/leads/download/{key}" && name === "format" && typeof property === "object"
-          ? { ...property, enum: Object.keys(DOWNLOAD_FORMATS) }
-          : property;
       listed.push({
         name,
         in: location,
         required: location === "path" || (object.required ?? []).includes(name),
         description: operation.parameterText?.[name],
-        schema: propertySchema,
+        schema: property,
       });
     }
   }
