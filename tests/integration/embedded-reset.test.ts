@@ -40,8 +40,8 @@ const marked = (client: Client) =>
 
 function script(name: string): { status: number | null; output: string } {
   const env: NodeJS.ProcessEnv = { ...process.env, LEADMARKET_DATA_DIR: data };
-  delete env.DATABASE_URL;
-  delete env.NODE_ENV;
+  // The embedded demo, as a fresh checkout starts it.
+  for (const name of ["DATABASE_URL", "NODE_ENV"]) delete env[name];
   const result = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", name], {
     env,
     encoding: "utf8",
