@@ -13,9 +13,9 @@ import { InFlight } from "@/lib/limits/in-flight";
 export type UploadPool = "imports" | "customRequests" | "claims" | "lists";
 export const UPLOAD_POOLS: Record<UploadPool, number> = {
   imports: 4,
-  customRequests: 8,
+  customRequests: 16,
   claims: 8,
-  lists: 8,
+  lists: 16,
 };
 /** Per address and pool. */
 export const MAX_UPLOADS_PER_ADDRESS = 2;
