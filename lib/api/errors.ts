@@ -72,7 +72,8 @@ export function toErrorResponse(error: unknown): Response {
     });
   }
   if (error instanceof BusyError) {
-    // Closing the connection spares reading (and discarding) the rest of a refused upload.
+    // The connection closes after it: the rest of a refused upload is dropped within the bound of
+    // lib/http/early-answer.mjs, never read as the client's next request.
     return Response.json(errorBody(error.message), {
       status: 503,
       headers: { "Retry-After": String(error.retryAfterSeconds), Connection: "close" },

@@ -9,7 +9,7 @@ import { takeUploadSlot, type FormBody, type FormPart, type UploadLimits } from 
 // bytes, its silences and its duration, and parsed by busboy into the parts domain code reads as
 // they arrive. The request's own stream is never cancelled: undici closes a cancelled body again
 // when its pending read ends, an uncaught exception. Reading simply stops, and scripts/server.mjs
-// closes the connection after an answer given before the body's end.
+// closes the connection after an answer given before the body's end (lib/http/early-answer.mjs).
 
 const IDLE_MS = 15_000;
 // A body slower than this on average, once it has been waited for RATE_GRACE_MS, is dropped: a
