@@ -27,35 +27,31 @@ export function closeAfterEarlyAnswer(request, response) {
 /** Holds the server's close of the request's socket until its body ends or a bound is reached. */
 function linger(request) {
   const socket = request.socket;
-  const close = socket.destroySoon.bind(socket);
+  const destroySoon = socket.destroySoon.bind(socket);
   let dropped = 0;
+  // Set once the body has ended, the client has gone or a bound was reached.
+  let settled = false;
   let closeWanted = false;
-  let closed = false;
-  const finish = () => {
-    if (closed) return;
-    closed = true;
+  /** `cut`: the body is still arriving; the rest is refused and the client may see a reset. */
+  const settle = (cut) => {
+    if (settled) return;
+    settled = true;
     clearTimeout(timer);
     request.off("data", count);
-    // Past a bound the rest is refused: the client may then see a reset, as it would anyway.
-    if (!request.complete) socket.destroy();
-    else if (closeWanted) close();
+    if (cut) socket.destroy();
+    else if (closeWanted) destroySoon();
   };
   const count = (chunk) => {
     dropped += chunk.length;
-    if (dropped > LINGER_MAX_BYTES) finish();
+    if (dropped > LINGER_MAX_BYTES) settle(true);
   };
-  const timer = setTimeout(finish, LINGER_MAX_MS);
+  const timer = setTimeout(() => settle(!request.complete), LINGER_MAX_MS);
   request.on("data", count);
-  request.once("end", () => {
-    clearTimeout(timer);
-    request.off("data", count);
-    closed = true;
-    if (closeWanted) close();
-  });
-  request.once("close", () => clearTimeout(timer));
+  request.once("end", () => settle(false));
+  request.once("close", () => settle(!request.complete));
   // Node's server closes a `connection: close` answer's socket with destroySoon once it is sent.
   socket.destroySoon = () => {
     closeWanted = true;
-    if (closed) close();
+    if (settled) destroySoon();
   };
 }
