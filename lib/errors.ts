@@ -38,6 +38,13 @@ export class FileTooLargeError extends AppError {
   }
 }
 
+/** A body whose client went away before it arrived: nobody reads the answer, but the log says so. */
+export class ClientAbortError extends AppError {
+  constructor() {
+    super(400, "The request was interrupted before its body arrived");
+  }
+}
+
 /** An upload that went silent or outlived its deadline: 408, and its slot is released. */
 export class UploadTimeoutError extends AppError {
   constructor(message: string) {

@@ -18,7 +18,13 @@ export function dataDir(): string {
 }
 const DATABASE = "leadmarket";
 
-export type EmbeddedSecrets = { dbPassword: string; appSecret: string; adminPassword: string };
+export type EmbeddedSecrets = {
+  dbPassword: string;
+  appSecret: string;
+  adminPassword: string;
+  /** Made by this start (not stored): the data folder is new, or was deleted to reset the demo. */
+  created?: boolean;
+};
 
 async function exists(file: string): Promise<boolean> {
   return stat(file).then(
@@ -38,7 +44,7 @@ export async function loadSecrets(): Promise<EmbeddedSecrets> {
     adminPassword: randomBytes(9).toString("base64url"),
   };
   await writeFile(secretsFile, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-  return secrets;
+  return { ...secrets, created: true };
 }
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
@@ -136,17 +142,66 @@ function serve(binary: string, clusterDir: string, port: number, runAs: RunAs): 
   });
 }
 
+/** Where a root start keeps the cluster and the binaries' copy for this data folder. */
+export async function rootHome(): Promise<string> {
+  // A deleted data folder's own path, as realpath answered it while the folder existed.
+  const folder = await realpath(dataDir()).catch(async () =>
+    path.join(await realpath(path.dirname(dataDir())), path.basename(dataDir())),
+  );
+  const id = createHash("sha256").update(folder).digest("hex").slice(0, 16);
+  return path.join(ROOT_HOME, id);
+}
+
+/** Creates a cluster whose `postgres` user has the secrets' password. */
+async function initCluster(initdb: string, clusterDir: string, secrets: EmbeddedSecrets, runAs: RunAs) {
+  console.log("Creating the embedded PostgreSQL cluster in", clusterDir);
+  await mkdir(clusterDir, { recursive: true, mode: 0o700 });
+  // The password file sits next to the cluster, readable by its owner only.
+  const passwordFile = path.join(path.dirname(clusterDir), `pg-password-${randomBytes(6).toString("hex")}`);
+  await writeFile(passwordFile, `${secrets.dbPassword}\n`, { mode: 0o600 });
+  if ("uid" in runAs) {
+    await chown(clusterDir, runAs.uid, runAs.gid);
+    await chown(passwordFile, runAs.uid, runAs.gid);
+  }
+  try {
+    await run(
+      initdb,
+      [
+        `--pgdata=${clusterDir}`,
+        "--auth=password",
+        "--username=postgres",
+        `--pwfile=${passwordFile}`,
+        "--lc-messages=C",
+      ],
+      runAs,
+    );
+  } finally {
+    await rm(passwordFile, { force: true });
+  }
+}
+
+/** Creates the app's database unless it exists; rejects with pg's error (28P01: a wrong password). */
+async function ensureDatabase(port: number, password: string): Promise<void> {
+  const admin = new Client({ host: "127.0.0.1", port, user: "postgres", password, database: "postgres" });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [DATABASE]);
+    if (!rowCount) await admin.query(`CREATE DATABASE ${DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+}
+
+const WRONG_PASSWORD = "28P01";
+
 export async function startEmbeddedDatabase(secrets: EmbeddedSecrets): Promise<EmbeddedDatabase> {
-  let clusterDir = path.join(dataDir(), "pg");
+  const inDataDir = path.join(dataDir(), "pg");
+  let clusterDir = inDataDir;
   let binaries = await platformBinaries();
   let runAs: RunAs = {};
   if (userInfo().uid === 0) {
     const owner = postgresUser();
-    const id = createHash("sha256")
-      .update(await realpath(dataDir()))
-      .digest("hex")
-      .slice(0, 16);
-    const home = path.join(ROOT_HOME, id);
+    const home = await rootHome();
     await mkdir(ROOT_HOME, { recursive: true, mode: 0o755 });
     binaries = await prepareRootHome(home, binaries, owner);
     // A cluster created in the data folder by an earlier version stays where it is.
@@ -155,48 +210,30 @@ export async function startEmbeddedDatabase(secrets: EmbeddedSecrets): Promise<E
   }
   const port = await freePort();
   if (!(await exists(path.join(clusterDir, "PG_VERSION")))) {
-    console.log("Creating the embedded PostgreSQL cluster in", clusterDir);
-    await mkdir(clusterDir, { recursive: true, mode: 0o700 });
-    // The password file sits next to the cluster, readable by its owner only.
-    const passwordFile = path.join(path.dirname(clusterDir), `pg-password-${randomBytes(6).toString("hex")}`);
-    await writeFile(passwordFile, `${secrets.dbPassword}\n`, { mode: 0o600 });
-    if ("uid" in runAs) {
-      await chown(clusterDir, runAs.uid, runAs.gid);
-      await chown(passwordFile, runAs.uid, runAs.gid);
-    }
-    try {
-      await run(
-        binaries.initdb,
-        [
-          `--pgdata=${clusterDir}`,
-          "--auth=password",
-          "--username=postgres",
-          `--pwfile=${passwordFile}`,
-          "--lc-messages=C",
-        ],
-        runAs,
-      );
-    } finally {
-      await rm(passwordFile, { force: true });
-    }
+    await initCluster(binaries.initdb, clusterDir, secrets, runAs);
   }
-  const stop = await serve(binaries.postgres, clusterDir, port, runAs);
-  const url = `postgres://postgres:${encodeURIComponent(secrets.dbPassword)}@127.0.0.1:${port}/${DATABASE}`;
+  let stop = await serve(binaries.postgres, clusterDir, port, runAs);
   try {
-    const admin = new Client({
-      host: "127.0.0.1",
-      port,
-      user: "postgres",
-      password: secrets.dbPassword,
-      database: "postgres",
-    });
-    await admin.connect();
-    const { rowCount } = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [DATABASE]);
-    if (!rowCount) await admin.query(`CREATE DATABASE ${DATABASE}`);
-    await admin.end();
+    await ensureDatabase(port, secrets.dbPassword);
   } catch (error) {
     await stop();
-    throw error;
+    if ((error as { code?: unknown }).code !== WRONG_PASSWORD) throw error;
+    // A root start's cluster lives outside the data folder and outlives its deletion: a new data
+    // folder's password opens nothing there, and nothing else ever will, so it is replaced.
+    if (!secrets.created || clusterDir === inDataDir) {
+      throw new Error(
+        `The embedded database in ${clusterDir} refuses the password kept in ${dataDir()}: run \`npm run reset\` for a fresh demo (it deletes the demo's data).`,
+      );
+    }
+    console.log(`${dataDir()} is new: replacing the earlier demo database in ${clusterDir}.`);
+    await rm(clusterDir, { recursive: true, force: true });
+    await initCluster(binaries.initdb, clusterDir, secrets, runAs);
+    stop = await serve(binaries.postgres, clusterDir, port, runAs);
+    await ensureDatabase(port, secrets.dbPassword).catch(async (failure: unknown) => {
+      await stop();
+      throw failure;
+    });
   }
+  const url = `postgres://postgres:${encodeURIComponent(secrets.dbPassword)}@127.0.0.1:${port}/${DATABASE}`;
   return { url, stop };
 }

@@ -9,6 +9,7 @@
 import { createServer } from "node:http";
 import next from "next";
 import { serveFromFrontCache } from "../lib/categories/front-cache.mjs";
+import { closeAfterEarlyAnswer } from "../lib/http/early-answer.mjs";
 
 const SOCKET_ADDRESS_HEADER = "x-leadmarket-socket-address";
 
@@ -33,24 +34,6 @@ function wellFormedPath(url) {
   } catch {
     return false;
   }
-}
-
-/**
- * An answer that starts before the request's body has fully arrived (an upload refused at its size,
- * its key, its address's limit) closes the connection after it: the unread rest of the body must
- * not be taken for the client's next request on a kept-alive connection, nor read to its end.
- * What arrives meanwhile is read and dropped, so a client still sending a short body is not cut
- * off (a reset) before it reads the answer.
- */
-function closeAfterEarlyAnswer(request, response) {
-  const writeHead = response.writeHead;
-  response.writeHead = function (...args) {
-    if (!request.complete && !response.headersSent) {
-      response.setHeader("connection", "close");
-      request.resume();
-    }
-    return writeHead.apply(this, args);
-  };
 }
 
 const server = createServer((request, response) => {

@@ -34,7 +34,13 @@ let stopping = false;
 
 if (embedded) {
   const secrets = await loadSecrets();
-  database = await startEmbeddedDatabase(secrets);
+  try {
+    database = await startEmbeddedDatabase(secrets);
+  } catch (error) {
+    // What failed and how to recover, without a stack trace.
+    console.error((error as Error).message);
+    process.exit(1);
+  }
   if (!config.ADMIN_EMAIL) generatedPassword = secrets.adminPassword;
   config = applyDefaults({
     DATABASE_URL: database.url,

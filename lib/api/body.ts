@@ -1,5 +1,5 @@
 import "server-only";
-import { badRequest, tooLarge } from "@/lib/errors";
+import { badRequest, ClientAbortError, tooLarge } from "@/lib/errors";
 
 // Request bodies are read with a ceiling: Next.js puts no size limit on route handlers, and an
 // unauthenticated route (sign-in, a purchase, a custom request) must not buffer whatever arrives.
@@ -30,7 +30,9 @@ export async function readBoundedText(request: Request, maxBytes = MAX_JSON_BYTE
   if (request.body) {
     const reader = request.body.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch(() => {
+        throw new ClientAbortError();
+      });
       if (done) break;
       size += value.byteLength;
       if (size > maxBytes) throw tooLarge("The request body is too large");

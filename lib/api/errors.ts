@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { BusyError } from "@/lib/concurrency";
-import { AppError } from "@/lib/errors";
+import { AppError, ClientAbortError } from "@/lib/errors";
 import { fieldErrors } from "@/lib/schemas/common";
 
 // What a lost or unreachable database looks like, from pg (socket errors, PostgreSQL's connection
@@ -63,6 +63,8 @@ export function errorBody(message: string, errors?: Record<string, string>) {
 
 /** Turns anything thrown by a handler into the JSON error of docs/product-rules.md. */
 export function toErrorResponse(error: unknown): Response {
+  if (error instanceof ClientAbortError)
+    console.warn("[request] aborted: the client went away before its body arrived");
   if (error instanceof AppError) {
     return Response.json(errorBody(error.message, error.errors), {
       status: error.status,
@@ -70,7 +72,8 @@ export function toErrorResponse(error: unknown): Response {
     });
   }
   if (error instanceof BusyError) {
-    // Closing the connection spares reading (and discarding) the rest of a refused upload.
+    // The connection closes after it: the rest of a refused upload is dropped within the bound of
+    // lib/http/early-answer.mjs, never read as the client's next request.
     return Response.json(errorBody(error.message), {
       status: 503,
       headers: { "Retry-After": String(error.retryAfterSeconds), Connection: "close" },

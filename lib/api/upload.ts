@@ -2,32 +2,54 @@ import "server-only";
 import { Readable } from "node:stream";
 import busboy from "busboy";
 import { declaredLength, mediaType, readJsonBody } from "@/lib/api/body";
-import { AppError, badRequest, tooLarge, UploadTimeoutError } from "@/lib/errors";
+import { AppError, badRequest, ClientAbortError, tooLarge, UploadTimeoutError } from "@/lib/errors";
 import { takeUploadSlot, type FormBody, type FormPart, type UploadLimits } from "@/lib/limits/uploads";
 
 // Uploads at the edge: the body is read through a slot of lib/limits/uploads.ts, bounded on its
 // bytes, its silences and its duration, and parsed by busboy into the parts domain code reads as
 // they arrive. The request's own stream is never cancelled: undici closes a cancelled body again
 // when its pending read ends, an uncaught exception. Reading simply stops, and scripts/server.mjs
-// closes the connection after an answer given before the body's end.
+// closes the connection after an answer given before the body's end (lib/http/early-answer.mjs).
 
 const IDLE_MS = 15_000;
+// A body slower than this on average, once it has been waited for RATE_GRACE_MS, is dropped: a
+// client sending a byte now and then would otherwise hold its slot until the deadline.
+const MIN_BYTES_PER_SECOND = 2048;
+const RATE_GRACE_MS = 10_000;
 
-/** The request body as a Node stream that fails with a typed error at its size, idle and deadline limits. */
+/**
+ * The request body as a Node stream that fails with a typed error at its size, rate, idle and
+ * deadline limits, and when the client goes away.
+ */
 function boundedBody(body: ReadableStream<Uint8Array>, limits: UploadLimits): Readable {
   const reader = body.getReader();
   let received = 0;
+  // Only the time spent waiting for the client counts, not the time the consumer takes.
+  let waited = 0;
   let idle: NodeJS.Timeout | undefined;
   const stream: Readable = new Readable({
     read() {
-      // Only the client's silence counts: the time the consumer takes is not waited here.
-      idle = setTimeout(
-        () => stream.destroy(new UploadTimeoutError(`No data arrived for ${IDLE_MS / 1000} seconds`)),
-        IDLE_MS,
-      );
+      const since = Date.now();
+      const slowAfter = Math.max(RATE_GRACE_MS, (received * 1000) / MIN_BYTES_PER_SECOND) - waited;
+      idle =
+        slowAfter < IDLE_MS
+          ? setTimeout(
+              () =>
+                stream.destroy(
+                  new UploadTimeoutError(
+                    `The upload arrived slower than ${MIN_BYTES_PER_SECOND / 1024} KB per second`,
+                  ),
+                ),
+              Math.max(0, slowAfter),
+            )
+          : setTimeout(
+              () => stream.destroy(new UploadTimeoutError(`No data arrived for ${IDLE_MS / 1000} seconds`)),
+              IDLE_MS,
+            );
       reader.read().then(
         ({ done, value }) => {
           clearTimeout(idle);
+          waited += Date.now() - since;
           if (stream.destroyed) return;
           if (done) return void stream.push(null);
           received += value.byteLength;
@@ -36,7 +58,7 @@ function boundedBody(body: ReadableStream<Uint8Array>, limits: UploadLimits): Re
         },
         () => {
           clearTimeout(idle);
-          stream.destroy(badRequest("The upload was interrupted"));
+          stream.destroy(new ClientAbortError());
         },
       );
     },
@@ -143,7 +165,7 @@ export class RequestUpload {
   }
 
   private async *parts(limits: UploadLimits): AsyncGenerator<FormPart> {
-    this.releaseSlot = takeUploadSlot(this.clientIp);
+    this.releaseSlot = takeUploadSlot(limits.pool, this.clientIp);
     yield* multipartParts(this.request, limits);
   }
 

@@ -21,6 +21,7 @@ const WRONG_TYPE = "Only PDF, Word, CSV or Excel files are accepted";
 
 /** The bounds of a submission's body (lib/api/upload.ts applies them). */
 export const SUBMISSION_LIMITS: UploadLimits = {
+  pool: "customRequests",
   // Room for every allowed file plus the text fields and multipart framing.
   maxBytes: MAX_FILES * MAX_FILE_BYTES + 1024 * 1024,
   maxFileBytes: MAX_FILE_BYTES,

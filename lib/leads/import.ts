@@ -129,6 +129,7 @@ const fileTooLarge = () =>
 
 /** An import's bounds: one file of up to 1 GB, within an hour. */
 export const IMPORT_LIMITS: UploadLimits = {
+  pool: "imports",
   // Room for the multipart framing around the file.
   maxBytes: MAX_IMPORT_BYTES + 1024 * 1024,
   maxFileBytes: MAX_IMPORT_BYTES,

@@ -4,42 +4,54 @@ import { BusyError } from "@/lib/concurrency";
 import { badRequest, tooManyRequests, type AppError, type FileTooLargeError } from "@/lib/errors";
 import { InFlight } from "@/lib/limits/in-flight";
 
-// Uploads received at once by this process. Each is streamed to its storage a chunk at a time, so
-// a slot costs little memory; the caps keep a burst of visitors (or one visitor opening many) from
-// taking every database connection and socket. A trickling client is cut off by the idle timeout
-// and the deadline (lib/api/upload.ts), so it holds its slot briefly and never blocks the others.
-export const MAX_UPLOADS = 16;
+// Uploads received at once by this process, in one pool per kind: slow uploads of one kind (lists
+// sent from many addresses) never take the slots of another (the admin's import). Each is streamed
+// to its storage a chunk at a time, so a slot costs little memory; the caps keep a burst of
+// visitors (or one visitor opening many) from taking every database connection and socket. A
+// trickling client is cut off by the rate floor, the idle timeout and the deadline
+// (lib/api/upload.ts), so it holds its slot briefly.
+export type UploadPool = "imports" | "customRequests" | "claims" | "lists";
+export const UPLOAD_POOLS: Record<UploadPool, number> = {
+  imports: 4,
+  customRequests: 16,
+  claims: 8,
+  lists: 16,
+};
+/** Per address and pool. */
 export const MAX_UPLOADS_PER_ADDRESS = 2;
 
-let active = 0;
+const active: Record<UploadPool, number> = { imports: 0, customRequests: 0, claims: 0, lists: 0 };
 const perAddress = new InFlight();
 
 /**
- * Takes an upload slot for `clientIp` and answers its release (idempotent): 503 with Retry-After
- * when the process receives its maximum, 429 when the address already sends its two.
+ * Takes a slot of `pool` for `clientIp` and answers its release (idempotent): 503 with Retry-After
+ * when the pool is full, 429 when the address already sends its two of this kind.
  */
-export function takeUploadSlot(clientIp: string): () => void {
-  if (active >= MAX_UPLOADS) {
+export function takeUploadSlot(pool: UploadPool, clientIp: string): () => void {
+  if (active[pool] >= UPLOAD_POOLS[pool]) {
     throw new BusyError("The server is receiving many uploads. Please try again in a moment.", 10);
   }
-  if (!perAddress.take(clientIp, MAX_UPLOADS_PER_ADDRESS)) {
+  const key = `${pool} ${clientIp}`;
+  if (!perAddress.take(key, MAX_UPLOADS_PER_ADDRESS)) {
     throw tooManyRequests(
       `At most ${MAX_UPLOADS_PER_ADDRESS} uploads from one address at a time. Please wait for one to finish.`,
       10,
     );
   }
-  active += 1;
+  active[pool] += 1;
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    active -= 1;
-    perAddress.give(clientIp);
+    active[pool] -= 1;
+    perAddress.give(key);
   };
 }
 
 /** How an upload route bounds its body (lib/api/upload.ts applies it). */
 export type UploadLimits = {
+  /** Whose slots the upload takes. */
+  pool: UploadPool;
   /** The whole multipart body, framing included, counted on the bytes as they arrive. */
   maxBytes: number;
   /** Each file. */

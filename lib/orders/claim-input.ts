@@ -23,6 +23,7 @@ const fileTooLarge = () => new FileTooLargeError(FILE_TOO_LARGE, { file: FILE_TO
 const CLAIM_UPLOADS = { max: 10, windowSeconds: 3600 };
 
 export const CLAIM_LIMITS: UploadLimits = {
+  pool: "claims",
   // Room for the multipart framing around the file.
   maxBytes: MAX_CLAIM_FILE_BYTES + 64 * 1024,
   maxFileBytes: MAX_CLAIM_FILE_BYTES,

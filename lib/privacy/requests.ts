@@ -131,21 +131,29 @@ async function heldLeads(tx: Tx, email: string): Promise<HeldLead[]> {
 
 // What may stand right before an address without being part of it (anything but a local part's
 // characters); after it, anything but a domain's (a dot only when no domain label follows).
-const NOT_LOCAL = "[^a-z0-9.!#$%&'*+/=?^_`{|}~-]";
+const LOCAL_CHARS = "a-z0-9.!#$%&'*+/=?^_`{|}~-";
+const NOT_LOCAL = `[^${LOCAL_CHARS}]`;
 const NOT_DOMAIN = "([^a-z0-9.-]|\\.([^a-z0-9-]|$)|$)";
+
+/** `email` with every ASCII punctuation mark escaped, so a pattern matches it literally. */
+const literalAddress = (email: string): string => email.replace(/[!-/:-?[-`{-~]/g, "\\$&");
 
 /** A PostgreSQL regular expression matching `email` (normalised) as a whole address in a text. */
 function addressPattern(email: string): string {
-  // Every ASCII punctuation mark escaped, so the address is matched literally.
-  const literal = email.replace(/[!-/:-?[-`{-~]/g, "\\$&");
-  return `(^|${NOT_LOCAL})${literal}${NOT_DOMAIN}`;
+  return `(^|${NOT_LOCAL})${literalAddress(email)}${NOT_DOMAIN}`;
+}
+
+/** The same, matching the address alone (its surroundings as constraints): what a replace swaps. */
+function addressOnlyPattern(email: string): string {
+  return `(?<![${LOCAL_CHARS}])${literalAddress(email)}(?=${NOT_DOMAIN})`;
 }
 
 /**
  * Erases a person: their leads in every category (and those leads' rows in sold orders, so later
  * downloads no longer hold them), category counts, their address wherever else it was kept (the
- * mail outbox, buyer emails, custom requests, other privacy requests); adds the hash to the
- * suppression list. A catalogue change: category counts move.
+ * mail outbox, buyer emails, custom requests and the texts of others', sign-in attempts, other
+ * privacy requests); adds the hash to the suppression list. Buyers' exclusion lists keep their
+ * hashes: a hash there keeps the person out of that buyer's order. A catalogue change: category counts move.
  */
 async function erasePerson(tx: Tx, email: string): Promise<void> {
   // After any import under way has committed, and before the next one reads the suppression list.
@@ -180,6 +188,19 @@ async function erasePerson(tx: Tx, email: string): Promise<void> {
     where: { email: { equals: email, mode: "insensitive" } },
     data: { email: masked },
   });
+  // Other people's requests may name the person in their texts: the whole address (any case) is
+  // masked there, a longer one containing it is left alone.
+  const only = addressOnlyPattern(email);
+  await tx.$executeRaw`
+    UPDATE custom_requests
+       SET name = regexp_replace(name, ${only}, ${masked}, 'gi'),
+           industry = regexp_replace(industry, ${only}, ${masked}, 'gi'),
+           role = regexp_replace(role, ${only}, ${masked}, 'gi'),
+           platform = regexp_replace(platform, ${only}, ${masked}, 'gi'),
+           message = regexp_replace(message, ${only}, ${masked}, 'gi')
+     WHERE concat_ws(' ', name, industry, role, platform, message) ~* ${only}`;
+  // Sign-in attempts keep counting for the lockout under the masked address.
+  await tx.loginAttempt.updateMany({ where: { email }, data: { email: masked } });
   await tx.privacyRequest.updateMany({ where: { emailHash: hash }, data: { email: null } });
 }
 

@@ -26,6 +26,7 @@ const FILE_TOO_LARGE = `The file is too large: at most ${MAX_LIST_BYTES / 1024 /
 const fileTooLarge = () => new FileTooLargeError(FILE_TOO_LARGE, { file: FILE_TOO_LARGE });
 
 export const LIST_LIMITS: UploadLimits = {
+  pool: "lists",
   maxBytes: MAX_LIST_BYTES + 64 * 1024,
   maxFileBytes: MAX_LIST_BYTES,
   files: 1,

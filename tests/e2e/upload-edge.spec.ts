@@ -213,9 +213,10 @@ test("odd multipart parts answer 4xx, never 503, all at once", async () => {
 
 test("an upload that stops sending is answered 408 after 15 s of silence", async () => {
   test.setTimeout(40_000);
+  // 64 KB first: at 2 KB/s that is 32 s of allowance, so the silence is what ends it.
   const silent = trickle(
     `${server.url}/api/custom-request`,
-    requestFields("silent") + fileHead("files", "slow.csv") + "a,b\n",
+    requestFields("silent") + fileHead("files", "slow.csv") + "a,b\n".repeat(16 * 1024),
     client(),
     0,
   );

@@ -26,7 +26,7 @@ const categoryLeads = await import("@/app/api/admin/categories/[id]/leads/route"
 const { db, pool } = await import("@/lib/db");
 const { signAdminToken } = await import("@/lib/auth/session");
 const { expirePrivacyRequests, signPrivacyToken } = await import("@/lib/privacy/requests");
-const { emailHash } = await import("@/lib/mail/address");
+const { emailHash, maskEmail } = await import("@/lib/mail/address");
 const { createCategoryWithLeads } = await import("@/prisma/demo-data");
 
 let token: string;
@@ -259,6 +259,47 @@ describe("erasure", () => {
       ["b***@s***.co", ""],
       ["b***@s***.co", ""],
     ]);
+  });
+
+  it("scrubs the whole address from other people's custom requests and from login attempts", async () => {
+    const gone = "carol.scrub@shop.co";
+    const neighbours = "jcarol.scrub@shop.co, carol.scrub@shop.com and carol.scrub@shop.co.uk";
+    const other = await db().customRequest.create({
+      data: {
+        name: "Dana (for Carol.Scrub@Shop.co)",
+        email: "dana@agency.test",
+        industry: "Retail",
+        role: "carol.scrub@shop.co",
+        platform: "linkedin",
+        message: `Please leave out CAROL.SCRUB@shop.co, <carol.scrub@shop.co>; carol.scrub@shop.co. Keep ${neighbours}.`,
+      },
+      select: { id: true },
+    });
+    await db().loginAttempt.createMany({
+      data: [
+        { email: gone, ip: "203.0.113.7", success: false },
+        { email: "someone@shop.co", ip: "203.0.113.7", success: false },
+      ],
+    });
+
+    expect((await ask(gone, "erasure")).status).toBe(202);
+    expect((await confirm(await confirmationToken(gone, "Confirm your erasure request"))).body).toMatchObject(
+      { state: "completed" },
+    );
+
+    const masked = maskEmail(gone);
+    expect(await db().customRequest.findUnique({ where: { id: other.id } })).toMatchObject({
+      name: `Dana (for ${masked})`,
+      email: "dana@agency.test",
+      role: masked,
+      message: `Please leave out ${masked}, <${masked}>; ${masked}. Keep ${neighbours}.`,
+    });
+    const attempts = await db().loginAttempt.findMany({
+      where: { ip: "203.0.113.7" },
+      orderBy: { id: "asc" },
+      select: { email: true },
+    });
+    expect(attempts).toEqual([{ email: masked }, { email: "someone@shop.co" }]);
   });
 
   it("refuses an expired or forged link with a clear message", async () => {

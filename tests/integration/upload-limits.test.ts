@@ -9,7 +9,8 @@ import { callJson } from "../support/routes";
 process.env.CUSTOM_REQUEST_LIMIT = "2";
 const { POST } = await import("@/app/api/custom-request/route");
 const { db, pool } = await import("@/lib/db");
-const { MAX_UPLOADS: MAX_CONCURRENT_UPLOADS } = await import("@/lib/limits/uploads");
+const { UPLOAD_POOLS } = await import("@/lib/limits/uploads");
+const MAX_CONCURRENT_UPLOADS = UPLOAD_POOLS.customRequests;
 
 afterAll(async () => {
   await db().$disconnect();
