@@ -22,7 +22,7 @@ for (const name of await readdir(MIGRATIONS_DIR)) {
     await cp(`${MIGRATIONS_DIR}/${name}`, `${earlier}/${name}`, { recursive: true });
   }
 }
-await migrate(database.url, earlier);
+await migrate(database.url, { migrations: earlier, derived: null });
 process.env.DATABASE_URL = database.url;
 
 const { db, pool, transaction } = await import("@/lib/db");
