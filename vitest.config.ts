@@ -11,6 +11,7 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
     globalSetup: ["tests/support/vitest-global-setup.ts"],
+    setupFiles: ["tests/support/vitest-worker-database.ts"],
     environment: "node",
     pool: "forks",
     maxWorkers: 2,

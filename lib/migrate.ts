@@ -3,6 +3,13 @@
 // lock (so instances starting together apply each migration once), one transaction per migration,
 // and the same checksum (SHA-256 hex of migration.sql): a migration edited after it was applied
 // stops the run before anything else is applied.
+//
+// Then, under the same lock, the derived structures of prisma/derived/*.sql (trigger functions,
+// their triggers, shared predicates) as Flyway applies repeatable migrations: each file is the live
+// definition, idempotent, and runs again, in its own transaction and in name order, whenever its
+// checksum differs from the one recorded in `_derived_structures`. Versioned migrations keep table
+// changes and backfills, so a trigger's live body is one file, never the last of several
+// migrations that redefine it.
 import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -12,6 +19,7 @@ import { Client } from "pg";
 const PRISMA_MIGRATE_LOCK = 72707369;
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
+export const DERIVED_DIR = path.join(process.cwd(), "prisma", "derived");
 
 export type Migration = { name: string; sql: string; checksum: string };
 
@@ -39,8 +47,65 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
   );
 }
 
-/** Applies pending migrations and returns the names it applied. */
-export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<string[]> {
+export async function readDerived(dir = DERIVED_DIR): Promise<Migration[]> {
+  const names = (await readdir(dir)).filter((name) => name.endsWith(".sql")).sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const sql = await readFile(path.join(dir, name), "utf8");
+      return { name, sql, checksum: sha256(sql) };
+    }),
+  );
+}
+
+async function inTransaction(client: Client, sql: string, record: () => Promise<unknown>): Promise<void> {
+  await client.query("BEGIN");
+  try {
+    await client.query(sql);
+    await record();
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK");
+    throw error;
+  }
+}
+
+/** Applies the derived structures whose files changed since they were last applied. */
+async function applyDerived(client: Client, dir: string): Promise<void> {
+  await client.query(`CREATE TABLE IF NOT EXISTS "_derived_structures" (
+    "name" TEXT PRIMARY KEY NOT NULL,
+    "checksum" VARCHAR(64) NOT NULL,
+    "applied_at" TIMESTAMPTZ NOT NULL DEFAULT now()
+  )`);
+  const { rows } = await client.query<{ name: string; checksum: string }>(
+    `SELECT name, checksum FROM "_derived_structures"`,
+  );
+  const recorded = new Map(rows.map((row) => [row.name, row.checksum]));
+  for (const file of await readDerived(dir)) {
+    const checksum = recorded.get(file.name);
+    if (checksum !== undefined && matchesChecksum(file.sql, checksum)) continue;
+    await inTransaction(client, file.sql, () =>
+      client.query(
+        `INSERT INTO "_derived_structures" (name, checksum) VALUES ($1, $2)
+         ON CONFLICT (name) DO UPDATE SET checksum = EXCLUDED.checksum, applied_at = now()`,
+        [file.name, file.checksum],
+      ),
+    ).catch((error: Error) => {
+      throw new Error(`Derived structure ${file.name} failed: ${error.message}`);
+    });
+  }
+}
+
+export type MigrationDirs = {
+  migrations?: string;
+  /** null: versioned migrations only (tests that stop at an earlier point of the history). */
+  derived?: string | null;
+};
+
+/** Applies pending migrations, then changed derived structures; returns the migrations applied. */
+export async function migrate(
+  databaseUrl: string,
+  { migrations: dir = MIGRATIONS_DIR, derived = DERIVED_DIR }: MigrationDirs = {},
+): Promise<string[]> {
   const migrations = await readMigrations(dir);
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
@@ -80,21 +145,18 @@ export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promis
     const done: string[] = [];
     for (const migration of migrations) {
       if (applied.has(migration.name)) continue;
-      await client.query("BEGIN");
-      try {
-        await client.query(migration.sql);
-        await client.query(
+      await inTransaction(client, migration.sql, () =>
+        client.query(
           `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
            VALUES ($1, $2, $3, now(), now(), 1)`,
           [randomUUID(), migration.checksum, migration.name],
-        );
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK");
-        throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`);
-      }
+        ),
+      ).catch((error: Error) => {
+        throw new Error(`Migration ${migration.name} failed: ${error.message}`);
+      });
       done.push(migration.name);
     }
+    if (derived) await applyDerived(client, derived);
     return done;
   } finally {
     await client.query("SELECT pg_advisory_unlock($1)", [PRISMA_MIGRATE_LOCK]).catch(() => undefined);

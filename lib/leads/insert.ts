@@ -94,7 +94,7 @@ export type InsertResult = {
  * which never come back; null when nobody has been erased, so no row needs hashing.
  */
 async function suppressedHashes(client: PoolClient): Promise<Set<string> | null> {
-  const { rows } = await client.query<{ email_hash: string }>("SELECT email_hash FROM suppressed_emails");
+  const { rows } = await client.query<{ email_hash: string }>("SELECT email_hash FROM erased_emails");
   return rows.length > 0 ? new Set(rows.map((row) => row.email_hash)) : null;
 }
 

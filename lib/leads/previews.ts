@@ -19,7 +19,7 @@ export type LeadPreview = {
   emailStatus: "valid" | "accept_all" | "unknown";
 };
 
-const previewSelect = {
+export const previewSelect = {
   id: true,
   categoryId: true,
   firstName: true,

@@ -169,7 +169,7 @@ async function erasePerson(tx: Tx, email: string): Promise<void> {
   await tx.orderLead.deleteMany({ where: { leadId: { in: ids } } });
   await tx.lead.deleteMany({ where: { id: { in: ids } } });
   // The triggers on leads take the sellable ones out of their category's count.
-  await tx.suppressedEmail.createMany({ data: [{ emailHash: hash }], skipDuplicates: true });
+  await tx.erasedEmail.createMany({ data: [{ emailHash: hash }], skipDuplicates: true });
   // Any mail to or about the person keeps its subject only; one not yet sent never will be. A
   // mail is about them when one of its texts holds the whole address: a longer one that contains
   // it (jimbob@x, bob@x.com for bob@x) is someone else's.

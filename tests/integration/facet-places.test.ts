@@ -17,12 +17,14 @@ const MIGRATION = "20261127300000_facet_places";
 // under the old mapping, then beforeAll applies the rest.
 const database = await createTestDatabase("leadmarket_facet_places", { migrate: false });
 const earlier = await mkdtemp("/tmp/migrations-");
+// The rename of erased_emails too, which today's import code reads (it changes no facet).
+const ALSO = "20261128000100_erased_emails";
 for (const name of await readdir(MIGRATIONS_DIR)) {
-  if (/^\d{14}_/.test(name) && name < MIGRATION) {
+  if (/^\d{14}_/.test(name) && (name < MIGRATION || name === ALSO)) {
     await cp(`${MIGRATIONS_DIR}/${name}`, `${earlier}/${name}`, { recursive: true });
   }
 }
-await migrate(database.url, earlier);
+await migrate(database.url, { migrations: earlier, derived: null });
 process.env.DATABASE_URL = database.url;
 
 const { db, pool, transaction } = await import("@/lib/db");

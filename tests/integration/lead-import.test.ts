@@ -172,14 +172,14 @@ describe("lead import repeats", () => {
 
   it("skips and counts erased addresses, repeats included", async () => {
     const id = await newCategory();
-    await db().suppressedEmail.create({ data: { emailHash: emailHash("gone@x.com") } });
+    await db().erasedEmail.create({ data: { emailHash: emailHash("gone@x.com") } });
     try {
       const report = await importCsv(id, ["email", "Gone@X.com", "kept@x.com", "gone@x.com", "kept@x.com"]);
       expect(report).toMatchObject({ imported: 1, duplicates: 1, suppressed: 2, invalidCount: 0 });
       expect(Object.keys(await firstNames(id))).toEqual(["kept@x.com"]);
       await expectAggregatesExact(id, 1);
     } finally {
-      await db().suppressedEmail.deleteMany({});
+      await db().erasedEmail.deleteMany({});
     }
   });
 
@@ -215,7 +215,7 @@ describe("lead import repeats", () => {
     expect(await erasure).toMatchObject({ kind: "erasure", state: "completed" });
     expect(Object.keys(await firstNames(id))).not.toContain(email);
     await expectAggregatesExact(id, 5100);
-    await db().suppressedEmail.deleteMany({});
+    await db().erasedEmail.deleteMany({});
   });
 
   it("answers 409 and keeps nothing when a row of the file was added meanwhile by something else", async () => {

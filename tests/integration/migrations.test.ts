@@ -53,7 +53,7 @@ describe("migration runner", () => {
     await writeFile(`${dir}/001_ok/migration.sql`, "CREATE TABLE a (id int);");
     await mkdir(`${dir}/002_bad`);
     await writeFile(`${dir}/002_bad/migration.sql`, "CREATE TABLE b (id int); SELECT no_such_function();");
-    await expect(migrate(database.url, dir)).rejects.toThrow(/002_bad failed/);
+    await expect(migrate(database.url, { migrations: dir, derived: null })).rejects.toThrow(/002_bad failed/);
     const rows = await recorded(database.url);
     expect(rows.map((row) => row.migration_name)).toEqual(["001_ok"]);
     const client = new Client({ connectionString: database.url });
@@ -69,16 +69,16 @@ describe("migration runner", () => {
     const dir = await mkdtemp("/tmp/migrations-");
     await mkdir(`${dir}/001_first`);
     await writeFile(`${dir}/001_first/migration.sql`, "CREATE TABLE a (id int);\n");
-    expect(await migrate(database.url, dir)).toEqual(["001_first"]);
+    expect(await migrate(database.url, { migrations: dir, derived: null })).toEqual(["001_first"]);
 
     // The same file checked out with Windows line endings is not an edit.
     await writeFile(`${dir}/001_first/migration.sql`, "CREATE TABLE a (id int);\r\n");
-    expect(await migrate(database.url, dir)).toEqual([]);
+    expect(await migrate(database.url, { migrations: dir, derived: null })).toEqual([]);
 
     await writeFile(`${dir}/001_first/migration.sql`, "CREATE TABLE a (id bigint);\n");
     await mkdir(`${dir}/002_second`);
     await writeFile(`${dir}/002_second/migration.sql`, "CREATE TABLE b (id int);");
-    await expect(migrate(database.url, dir)).rejects.toThrow(
+    await expect(migrate(database.url, { migrations: dir, derived: null })).rejects.toThrow(
       /^Migration 001_first was modified after it was applied/,
     );
     const rows = await recorded(database.url);
@@ -99,7 +99,7 @@ describe("migration runner", () => {
       `${MIGRATIONS_DIR}/20261121000000_init/migration.sql`,
       `${dir}/20261121000000_init/migration.sql`,
     );
-    await migrate(database.url, dir);
+    await migrate(database.url, { migrations: dir, derived: null });
     const client = new Client({ connectionString: database.url });
     await client.connect();
     const category = await client.query<{ id: string }>(

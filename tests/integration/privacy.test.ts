@@ -196,7 +196,7 @@ describe("erasure", () => {
     expect(done).toMatchObject({ status: 200, body: { success: true, kind: "erasure", state: "completed" } });
     expect(await db().lead.count({ where: { email: { equals: EMAIL, mode: "insensitive" } } })).toBe(0);
     expect(await counts()).toEqual([1100, 20]);
-    expect(await db().suppressedEmail.findUnique({ where: { emailHash: emailHash(EMAIL) } })).not.toBeNull();
+    expect(await db().erasedEmail.findUnique({ where: { emailHash: emailHash(EMAIL) } })).not.toBeNull();
 
     // Single use: a second click changes nothing more.
     expect((await confirm(link)).body).toMatchObject({ kind: "erasure", state: "already_completed" });

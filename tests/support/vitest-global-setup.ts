@@ -1,11 +1,12 @@
-// One fresh, migrated database per `vitest run`, dropped afterwards. Test files share it and
-// create the rows they need, so they never depend on each other's data.
-import { createTestDatabase } from "./database";
+// One migrated template database per `vitest run`; each worker copies it into a database of its
+// own (tests/support/vitest-worker-database.ts), so no test file sees another's rows while it
+// runs. All are dropped afterwards.
+import { createTestDatabase, dropTestDatabases } from "./database";
 
 export default async function setup(): Promise<() => Promise<void>> {
-  const database = await createTestDatabase();
+  const template = await createTestDatabase();
   Object.assign(process.env, {
-    DATABASE_URL: database.url,
+    TEST_DATABASE_TEMPLATE: template.name,
     APP_SECRET: "test-secret-0123456789-0123456789-abcdef",
     NODE_ENV: "test",
     PUBLIC_BASE_URL: "http://localhost:3999",
@@ -16,5 +17,5 @@ export default async function setup(): Promise<() => Promise<void>> {
     // points DNS_SERVERS at its own server.
     DNS_SERVERS: "off",
   });
-  return () => database.drop();
+  return () => dropTestDatabases(template.name);
 }

@@ -1,0 +1,69 @@
+-- lead_sales: how many paid orders delivered each lead (fair allocation takes the least sold
+-- first). Only sold leads have a row, so a sale writes this narrow table and never the wide,
+-- many-indexed leads. Kept exact by statement triggers on order_leads (whose rows exist only for
+-- paid orders): allocations, replacements, erasures, the deletion of quarantined leads and of
+-- orders all move it.
+
+-- A sale: an order delivers only leads of its category, so the category comes from the one order.
+-- A sale's leads are almost always unsold (an allocation takes unsold leads first) and each is in
+-- the statement once, and a plain insert of their counters, in key order, costs far less than a
+-- grouped upsert, which first looks for a conflicting row of each. Only when one of them already
+-- has a counter (a sold lead, or one sold at the same moment by another order) or comes twice is
+-- the insert undone and the upsert made.
+CREATE OR REPLACE FUNCTION "lead_sales_add"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  BEGIN
+    INSERT INTO lead_sales (category_id, lead_id, sold)
+    SELECT o.category_id, n.lead_id, 1
+    FROM new_rows n JOIN orders o ON o.id = n.order_id ORDER BY 1, 2;
+  EXCEPTION WHEN unique_violation THEN
+    INSERT INTO lead_sales AS s (category_id, lead_id, sold)
+    SELECT o.category_id, n.lead_id, count(*)::int
+    FROM new_rows n JOIN orders o ON o.id = n.order_id GROUP BY 1, 2
+    ON CONFLICT (category_id, lead_id) DO UPDATE SET sold = s.sold + EXCLUDED.sold;
+  END;
+  RETURN NULL;
+END $$;
+
+-- Removed deliveries (an erasure, deleted quarantined leads, a deleted order: its order row is
+-- gone by the time its order_leads are, so the category comes from the lead).
+CREATE OR REPLACE FUNCTION "lead_sales_remove"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE lead_sales s SET sold = s.sold - gone.sold
+  FROM (SELECT l.category_id, r.lead_id, count(*)::int AS sold
+        FROM old_rows r JOIN leads l ON l.id = r.lead_id GROUP BY 1, 2) gone
+  WHERE s.category_id = gone.category_id AND s.lead_id = gone.lead_id;
+  DELETE FROM lead_sales s WHERE s.sold <= 0
+    AND (s.category_id, s.lead_id) IN (SELECT l.category_id, r.lead_id FROM old_rows r JOIN leads l ON l.id = r.lead_id);
+  RETURN NULL;
+END $$;
+
+-- A replacement: rows whose lead changed move a sale from the old lead to the new one.
+CREATE OR REPLACE FUNCTION "lead_sales_move"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO lead_sales AS s (category_id, lead_id, sold)
+  SELECT o.category_id, n.lead_id, count(*)::int
+  FROM old_rows r JOIN new_rows n ON n.order_id = r.order_id AND n.position = r.position
+  JOIN orders o ON o.id = n.order_id
+  WHERE n.lead_id <> r.lead_id GROUP BY 1, 2
+  ON CONFLICT (category_id, lead_id) DO UPDATE SET sold = s.sold + EXCLUDED.sold;
+  UPDATE lead_sales s SET sold = s.sold - gone.sold
+  FROM (SELECT o.category_id, r.lead_id, count(*)::int AS sold
+        FROM old_rows r JOIN new_rows n ON n.order_id = r.order_id AND n.position = r.position
+        JOIN orders o ON o.id = r.order_id
+        WHERE n.lead_id <> r.lead_id GROUP BY 1, 2) gone
+  WHERE s.category_id = gone.category_id AND s.lead_id = gone.lead_id;
+  DELETE FROM lead_sales s WHERE s.sold <= 0
+    AND (s.category_id, s.lead_id) IN (SELECT o.category_id, r.lead_id FROM old_rows r JOIN orders o ON o.id = r.order_id);
+  RETURN NULL;
+END $$;
+
+DROP TRIGGER IF EXISTS "order_leads_sales_insert" ON "order_leads";
+DROP TRIGGER IF EXISTS "order_leads_sales_delete" ON "order_leads";
+DROP TRIGGER IF EXISTS "order_leads_sales_update" ON "order_leads";
+CREATE TRIGGER "order_leads_sales_insert" AFTER INSERT ON "order_leads"
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "lead_sales_add"();
+CREATE TRIGGER "order_leads_sales_delete" AFTER DELETE ON "order_leads"
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "lead_sales_remove"();
+CREATE TRIGGER "order_leads_sales_update" AFTER UPDATE ON "order_leads"
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "lead_sales_move"();

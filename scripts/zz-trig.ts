@@ -1,0 +1,13 @@
+import { Pool } from "pg";
+import { createTestDatabase } from "../tests/support/database";
+import { createCategoryWithLeads } from "../prisma/demo-data";
+const db = await createTestDatabase("leadmarket_trig");
+const pool = new Pool({ connectionString: db.url });
+const id = await createCategoryWithLeads(pool, { title: "T" }, 35000);
+const time = async (label: string, sql: string) => { const t = performance.now(); await pool.query(sql); console.log(label, Math.round(performance.now() - t), "ms"); };
+await time("check 100k", `UPDATE leads SET email_checked_at = now() WHERE id IN (SELECT id FROM leads ORDER BY id LIMIT 30000)`);
+await time("reason 100k", `UPDATE leads SET email_status_reason = 'x' WHERE id IN (SELECT id FROM leads ORDER BY id LIMIT 30000)`);
+await time("invalid 20k", `UPDATE leads SET email_status = 'invalid' WHERE id IN (SELECT id FROM leads ORDER BY id DESC LIMIT 8000)`);
+await time("delete 20k", `DELETE FROM leads WHERE id IN (SELECT id FROM leads ORDER BY id LIMIT 8000)`);
+await time("insert 50k", `INSERT INTO leads (category_id, first_name, last_name, email, company, country, verified_at, job_title, seniority, department, city, state, phone, linkedin_url, company_website, company_size, company_revenue, industry) SELECT category_id, first_name, last_name, 'n' || id || email, company, country, verified_at, job_title, seniority, department, city, state, phone, linkedin_url, company_website, company_size, company_revenue, industry FROM leads ORDER BY id LIMIT 20000`);
+await pool.end(); await db.drop();
