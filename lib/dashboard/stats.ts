@@ -2,7 +2,8 @@ import "server-only";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { db } from "@/lib/db";
 import { CLOSED_STATUSES } from "@/lib/orders/status";
-import type { StatsDto } from "@/lib/schemas/admin";
+import { SELLER_REQUIRED, type StatsDto, type UkComplianceDto } from "@/lib/schemas/admin";
+import { getSettings } from "@/lib/settings";
 
 // Dashboard figures in four aggregate queries. A sale counts as confirmed (and as revenue, on
 // the day it was paid) once paid_at is set; an unpaid order is pending while its checkout is open,
@@ -78,12 +79,21 @@ type RequestFigures = {
   leads: number;
 };
 
+/** What stands between the store and lawfully selling UK rows. */
+async function ukCompliance(): Promise<UkComplianceDto> {
+  const settings = await getSettings();
+  return {
+    sellerMissing: SELLER_REQUIRED.filter(({ field }) => settings[field] === "").map(({ label }) => label),
+  };
+}
+
 export async function getStats(): Promise<StatsDto> {
-  const [sales, requests, byDay, invalid] = await Promise.all([
+  const [sales, requests, byDay, invalid, uk] = await Promise.all([
     db().$queryRaw<SalesFigures[]>(Prisma.raw(SALES_SQL)),
     db().$queryRaw<RequestFigures[]>(Prisma.raw(REQUESTS_SQL)),
     db().$queryRaw<{ date: string; revenue: number; sales: number }[]>(Prisma.raw(BY_DAY_SQL)),
     db().$queryRaw<{ invalid: number }[]>(Prisma.raw(INVALID_SQL)),
+    ukCompliance(),
   ]);
   const [s] = sales;
   const [r] = requests;
@@ -110,5 +120,6 @@ export async function getStats(): Promise<StatsDto> {
       revenue: Math.round(row.revenue * 100) / 100,
       sales: row.sales,
     })),
+    ukCompliance: uk,
   };
 }
