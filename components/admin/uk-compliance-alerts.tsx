@@ -10,6 +10,12 @@ export function UkComplianceAlerts({ uk, onSettings }: { uk: UkComplianceDto; on
   if (uk.sellerMissing.length > 0) {
     warnings.push(`Seller identity incomplete: add ${uk.sellerMissing.join(", ")} in Settings.`);
   }
+  if (uk.registersMissing.length > 0) {
+    warnings.push(
+      `Upload the ${uk.registersMissing.join(" and ")} register in Settings: UK phones are unscreened until both are loaded.`,
+    );
+  }
+  if (uk.screeningWarning) warnings.push(uk.screeningWarning);
   if (warnings.length === 0) return null;
   return (
     <Card role="alert" className="border-amber-500/60">

@@ -206,6 +206,13 @@ export type StatsDto = {
 export type UkComplianceDto = {
   /** Labels of the seller identity's required fields still empty in Settings. */
   sellerMissing: string[];
+  /** The registers not loaded yet ("TPS", "CTPS"): UK phones stay unscreened until both are. */
+  registersMissing: string[];
+  /** The older register's file date, and the last day a screening by it holds (28 days on). */
+  screenedAt: string | null;
+  screeningExpiresOn: string | null;
+  /** Set from 3 days before the screening runs out, and once it has. */
+  screeningWarning: string | null;
 };
 
 export type SettingsDto = SellerIdentity & {
@@ -322,4 +329,48 @@ export type QuarantineClaimDto = {
   /** The claim's reported leads quarantined now; `leads` lists the first ones (held ones too). */
   quarantined: number;
   leads: ReviewedLeadDto[];
+};
+
+// ---- UK phone registers (docs/product-rules.md, "UK compliance") ----
+
+export const PHONE_REGISTERS = ["tps", "ctps"] as const;
+export type RegisterName = (typeof PHONE_REGISTERS)[number];
+
+const tomorrow = () => new Date(Date.now() + 24 * 3600 * 1000).toISOString().slice(0, 10);
+
+/** The text fields sent before a register's file (multipart). */
+export const registerUploadSchema = z.object({
+  register: z.enum(PHONE_REGISTERS, "Register must be tps or ctps"),
+  // The register's own date (the TPS service dates its files); a day ahead of UTC is allowed.
+  fileDate: z.iso
+    .date("File date must be a date (YYYY-MM-DD)")
+    .refine((value) => value <= tomorrow(), "File date must not be in the future")
+    .refine((value) => value >= "2000-01-01", "File date is too old"),
+});
+export type RegisterUpload = z.infer<typeof registerUploadSchema>;
+
+export type RegisterReport = {
+  register: RegisterName;
+  fileDate: string;
+  fileName: string;
+  /** Non-blank lines read (a header line included). */
+  lines: number;
+  loaded: number;
+  rejected: number;
+  /** The first refused lines (at most 100), with their line numbers. */
+  rejectedLines: { line: number; text: string }[];
+};
+
+/** A register upload's answer: the load, and the screening it started (null until both registers are loaded). */
+export type RegisterLoadDto = RegisterReport & {
+  screening: { screenedAt: string; screened: number } | null;
+};
+
+export type PhoneRegisterDto = {
+  register: RegisterName;
+  fileDate: string;
+  fileName: string;
+  numbers: number;
+  rejected: number;
+  loadedAt: string;
 };
