@@ -12,6 +12,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
 import { useAdminSettings, useUpdateSettings } from "@/lib/client/use-admin";
 import { PasswordPanel } from "@/components/admin/password-panel";
+import { PhoneRegistersCard } from "@/components/admin/phone-registers-card";
 import { SecretKeyField } from "@/components/admin/secret-key-field";
 import { VerificationSettings } from "@/components/admin/verification-settings";
 import { fieldErrors } from "@/lib/schemas/common";
@@ -241,6 +242,8 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
           </CardFooter>
         </form>
       </Card>
+
+      <PhoneRegistersCard />
     </div>
   );
 }
