@@ -1,5 +1,6 @@
 import "server-only";
 import { escapeLiteral } from "pg";
+import { SCREENING_DAYS } from "@/lib/leads/screening";
 
 // What a paid order delivers: its allocated leads in allocation order, with the columns its
 // package includes (PACKAGE_COLUMNS in lib/packages.ts). Both downloads stream the rows out of COPY
@@ -15,6 +16,15 @@ export function columnSql(key: string): string {
   if (key === "country") return "l.country::text";
   // valid, accept-all, unknown or invalid (a lead found invalid after the sale stays in the file).
   if (key === "email_status") return "replace(l.email_status::text, '_', '-')";
+  // docs/product-rules.md, "UK compliance": a number on the TPS or CTPS is not delivered (its status
+  // says why, and it stays empty once the screening is too old), and a screening holds 28 days
+  // from the registers' file date, after which the status reads `unscreened`.
+  if (key === "phone") return "CASE WHEN l.phone_status IN ('tps', 'ctps') THEN '' ELSE l.phone END";
+  if (key === "phone_status") {
+    return `CASE WHEN l.phone_status IN ('clear', 'tps', 'ctps') AND l.phone_screened_at < current_date - ${SCREENING_DAYS}
+      THEN 'unscreened' ELSE l.phone_status::text END`;
+  }
+  if (key === "phone_screened_at") return "to_char(l.phone_screened_at, 'YYYY-MM-DD')";
   return `l.${key}`;
 }
 

@@ -6,17 +6,12 @@ import { checkPhone } from "./phone";
 // Phone screening (docs/product-rules.md, "UK compliance"). A UK lead's valid UK number is looked
 // up in the TPS and CTPS registers by one UPDATE joining leads with both (never a query per lead):
 // `tps`, `ctps` or `clear`, dated with the older register's file date. The 28 days a screening
-// holds are applied where it is read (screeningSql), so nothing has to run when they pass.
+// holds are applied where it is read (columnSql in lib/leads/delivery.ts, the dashboard, the
+// category page), so nothing has to run when they pass.
 
 /** How long a screening holds, and how long before its end the dashboard warns. */
 export const SCREENING_DAYS = 28;
 export const SCREENING_WARNING_DAYS = 3;
-
-/** SQL over a lead `l`: its phone status as delivered, `unscreened` once its screening is too old. */
-export const PHONE_STATUS_SQL = `CASE WHEN l.phone_status IN ('clear', 'tps', 'ctps')
-    AND l.phone_screened_at < current_date - ${SCREENING_DAYS} THEN 'unscreened' ELSE l.phone_status::text END`;
-/** SQL over a lead `l`: its phone as delivered, empty for a number found on a register. */
-export const DELIVERED_PHONE_SQL = `CASE WHEN l.phone_status IN ('tps', 'ctps') THEN '' ELSE l.phone END`;
 
 const BACKFILL_BATCH = 10_000;
 

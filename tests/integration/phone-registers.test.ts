@@ -13,6 +13,7 @@ const { db } = await import("@/lib/db");
 const { importLeadsCsv } = await import("@/lib/leads/import");
 const { normalisePendingPhones } = await import("@/lib/leads/screening");
 const { loadRegister } = await import("@/lib/leads/registers");
+const { findAnyCategory } = await import("@/lib/categories/public");
 const { ZipWriter } = await import("@/lib/leads/zip-stream");
 const registers = await import("@/app/api/admin/phone-registers/route");
 const statsRoute = await import("@/app/api/admin/stats/route");
@@ -196,7 +197,9 @@ describe("phone registers", () => {
     const cut = new Readable({ read() {} });
     cut.push("02079460060\n02079460061\n");
     setTimeout(() => cut.destroy(new Error("connection reset")), 20);
-    await expect(loadRegister(pool(), "tps", daysAgo(0), "cut.txt", cut)).rejects.toMatchObject({ status: 400 });
+    await expect(loadRegister(pool(), "tps", daysAgo(0), "cut.txt", cut)).rejects.toMatchObject({
+      status: 400,
+    });
     expect(await numbers("tps")).toEqual(before);
     const { rows } = await pool().query("SELECT file_date::text FROM phone_registers WHERE register = 'tps'");
     expect(rows[0].file_date).toBe(daysAgo(2));
@@ -282,6 +285,11 @@ describe("screening", () => {
       [categoryId],
     );
     expect(rows).toEqual([{ screened_at: screenedAt, uk_leads: 6, callable: 1 }]);
+    expect((await findAnyCategory(categoryId))?.ukPhoneScreening).toEqual({
+      screenedAt,
+      callablePercent: 16,
+      current: true,
+    });
 
     // A new TPS: the number that was on it is clear now, one that was clear is on it.
     const next = await upload({ register: "tps", fileDate: daysAgo(1) }, "020 7946 0099\n");
@@ -327,6 +335,10 @@ describe("screening", () => {
       screeningWarning: `UK phone screening holds until ${daysAgo(26 - 28)}: upload new TPS and CTPS files before then.`,
     });
     await upload({ register: "ctps", fileDate: daysAgo(29) }, "0207 946 0030\n");
+    expect((await findAnyCategory(categoryId))?.ukPhoneScreening).toMatchObject({
+      screenedAt: daysAgo(29),
+      current: false,
+    });
     expect(await warning()).toMatchObject({
       screeningWarning: `UK phone screening ran out after ${daysAgo(29 - 28)}: UK phones are unscreened until new TPS and CTPS files are uploaded.`,
     });

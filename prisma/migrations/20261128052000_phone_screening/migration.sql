@@ -23,3 +23,8 @@ CREATE TABLE "category_phone_screens" (
   "uk_leads" INTEGER NOT NULL,
   "callable" INTEGER NOT NULL
 );
+
+-- The category page shows these figures: a screening flushes the cached pages.
+CREATE TRIGGER "category_phone_screens_catalogue_version"
+  AFTER INSERT OR UPDATE OR DELETE ON "category_phone_screens"
+  FOR EACH STATEMENT EXECUTE FUNCTION "bump_catalogue_version"();
