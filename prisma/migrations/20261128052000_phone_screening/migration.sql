@@ -18,10 +18,12 @@ CREATE INDEX "leads_phone_pending_idx" ON "leads" ("id") WHERE "phone_e164" IS N
 -- Per category, its sellable UK leads and how many of them had a callable (`clear`) number at the
 -- last screening, written by the screening itself (one GROUP BY per screening, never per page).
 CREATE TABLE "category_phone_screens" (
-  "category_id" UUID PRIMARY KEY REFERENCES "categories" ("id") ON DELETE CASCADE,
+  "category_id" UUID PRIMARY KEY,
   "screened_at" DATE NOT NULL,
   "uk_leads" INTEGER NOT NULL,
-  "callable" INTEGER NOT NULL
+  "callable" INTEGER NOT NULL,
+  CONSTRAINT "category_phone_screens_category_id_fkey" FOREIGN KEY ("category_id")
+    REFERENCES "categories" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- The category page shows these figures: a screening flushes the cached pages.
