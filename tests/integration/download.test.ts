@@ -212,8 +212,9 @@ describe("GET /api/leads/download/{paymentId}", () => {
     );
     const set = (index: number, status: string, daysAgo: number) =>
       pool().query(
-        `UPDATE leads SET phone = '020 7946 0018', phone_status = $2::"PhoneStatus",
-           phone_screened_at = current_date - $3::int WHERE id = $1`,
+        `WITH lead AS (UPDATE leads SET phone = '020 7946 0018', phone_e164 = '+442079460018' WHERE id = $1 RETURNING id)
+         INSERT INTO lead_phone_screens (lead_id, status, screened_at)
+         SELECT id, $2::"PhoneStatus", current_date - $3::int FROM lead`,
         [delivered[index].lead_id, status, daysAgo],
       );
     await set(0, "tps", 2);
@@ -317,8 +318,8 @@ describe("GET /api/leads/download/{paymentId}", () => {
     }
     const { rows } = await pool().query<string[]>({
       text: `SELECT l.first_name, l.last_name, l.job_title, l.company, l.email,
-               replace(l.email_status::text, '_', '-'), l.phone, l.phone_status::text,
-               coalesce(to_char(l.phone_screened_at, 'YYYY-MM-DD'), ''), l.city, l.state, l.country::text
+               replace(l.email_status::text, '_', '-'), l.phone, l.phone_status::text, '', l.city, l.state,
+               l.country::text
              FROM order_leads ol JOIN orders o ON o.id = ol.order_id JOIN leads l ON l.id = ol.lead_id
              WHERE o.provider_payment_id = $1 ORDER BY ol.position`,
       values: [npId],

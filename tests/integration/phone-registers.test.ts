@@ -79,8 +79,9 @@ type Phone = {
 };
 async function phones(): Promise<Record<string, Phone>> {
   const { rows } = await pool().query<Phone & { email: string }>(
-    `SELECT email, phone, phone_e164, phone_status::text, to_char(phone_screened_at, 'YYYY-MM-DD') AS phone_screened_at
-       FROM leads WHERE category_id = $1`,
+    `SELECT email, phone, phone_e164, coalesce(p.status, l.phone_status)::text AS phone_status,
+            to_char(p.screened_at, 'YYYY-MM-DD') AS phone_screened_at
+       FROM leads l LEFT JOIN lead_phone_screens p ON p.lead_id = l.id WHERE category_id = $1`,
     [categoryId],
   );
   return Object.fromEntries(rows.map(({ email, ...rest }) => [email, rest]));

@@ -76,14 +76,21 @@ describe("schema and migrations", () => {
       profileUrl: "https://www.linkedin.com/in/ada",
       verifiedAt,
       phoneE164: "+442000000000",
-      phoneStatus: "ctps" as const,
-      phoneScreenedAt: new Date("2026-11-01T00:00:00.000Z"),
+      phoneStatus: "unscreened" as const,
     };
     const lead = await prisma.lead.create({ data: leadData });
     expect(typeof lead.id).toBe("bigint");
     expect(await prisma.lead.findUniqueOrThrow({ where: { id: lead.id } })).toMatchObject(leadData);
     await expect(prisma.lead.create({ data: leadData })).rejects.toMatchObject({ code: "P2002" });
 
+    const screened = {
+      leadId: lead.id,
+      status: "ctps" as const,
+      screenedAt: new Date("2026-11-01T00:00:00.000Z"),
+    };
+    await prisma.leadPhoneScreen.create({ data: screened });
+    expect(await prisma.leadPhoneScreen.findUniqueOrThrow({ where: { leadId: lead.id } })).toEqual(screened);
+    await prisma.leadPhoneScreen.delete({ where: { leadId: lead.id } });
     const register = {
       register: "tps" as const,
       fileDate: new Date("2026-11-01T00:00:00.000Z"),
