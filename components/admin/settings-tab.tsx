@@ -96,9 +96,13 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
     if (notifications !== settings.enableNotifications) changes.enableNotifications = notifications;
     for (const { field } of SELLER_INPUTS)
       if (seller[field].trim() !== settings[field]) changes[field] = seller[field].trim();
+    // The seller's fields are checked here, beside them; the others as before, by the server.
     const checked = settingsUpdateSchema.safeParse(changes);
-    setSellerErrors(checked.success ? {} : fieldErrors(checked.error));
-    if (!checked.success) return;
+    const errors = Object.entries(checked.success ? {} : fieldErrors(checked.error)).filter(([field]) =>
+      SELLER_INPUTS.some((input) => input.field === field),
+    );
+    setSellerErrors(Object.fromEntries(errors));
+    if (errors.length > 0) return;
     if (Object.keys(changes).length === 0) return;
     void save(changes);
   };
@@ -227,7 +231,12 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
                 <div key={field} className="mt-2 grid gap-2">
                   <Label htmlFor={id}>{label}</Label>
                   {multiline ? <Textarea rows={3} {...props} /> : <Input {...props} />}
-                  <p id={`${id}-help`} className="text-sm text-muted-foreground">
+                  <p
+                    id={`${id}-help`}
+                    className={
+                      sellerErrors[field] ? "text-sm text-destructive" : "text-sm text-muted-foreground"
+                    }
+                  >
                     {sellerErrors[field] ?? help}
                   </p>
                 </div>
