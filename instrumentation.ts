@@ -1,6 +1,7 @@
 // Validates the environment when the server starts, so a misconfiguration stops it at once
 // instead of failing the first request; then starts the mail outbox's worker and the orders'
-// background upkeep (expiry of abandoned checkouts, re-checks of pending payments).
+// background upkeep (expiry of abandoned checkouts, re-checks of pending payments), and the
+// normalising of phones stored before phones were.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { env } = await import("@/lib/env");
@@ -11,5 +12,11 @@ export async function register(): Promise<void> {
     startOutboxWorker();
     const { startOrderMaintenance } = await import("@/lib/orders/maintenance");
     startOrderMaintenance();
+    // Leads stored before phones were normalised (docs/product-rules.md, "UK compliance").
+    const { pool } = await import("@/lib/db");
+    const { normalisePendingPhones } = await import("@/lib/leads/screening");
+    void normalisePendingPhones(pool()).catch((error: Error) =>
+      console.error(`[phones] normalising stored phones stopped: ${error.message}`),
+    );
   }
 }

@@ -1,5 +1,5 @@
 // Relative: next.config.ts reads this file, and its loader resolves no "@/" path from here.
-import { LEAD_FIELDS, type LeadColumn } from "./leads/fields";
+import { DELIVERED_FIELDS, LEAD_FIELDS, type LeadColumn } from "./leads/fields";
 
 // The fixed package table. Shared by the browser (display) and the server, which alone decides
 // what a purchase costs and how many leads it delivers.
@@ -11,10 +11,9 @@ export type FeatureObject = { included: boolean; text: string };
 /** A delivered column: the lead field (its SQL name) and the header the download gives it. */
 export type Column = { key: string; header: string };
 
-const HEADERS = Object.fromEntries(LEAD_FIELDS.map((field) => [field.column, field.header])) as Record<
-  LeadColumn,
-  string
->;
+const HEADERS = Object.fromEntries(
+  [...LEAD_FIELDS, ...DELIVERED_FIELDS].map((field) => [field.column, field.header]),
+) as Record<LeadColumn, string>;
 const columns = (...keys: LeadColumn[]): Column[] => keys.map((key) => ({ key, header: HEADERS[key] }));
 
 const STARTER_COLUMNS = columns(
@@ -25,6 +24,8 @@ const STARTER_COLUMNS = columns(
   "email",
   "email_status",
   "phone",
+  "phone_status",
+  "phone_screened_at",
   "city",
   "state",
   "country",

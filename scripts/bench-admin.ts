@@ -14,7 +14,10 @@
 //   2. with 1,000,000 leads, 10,000 sales and 2,000 requests, the latency of stats, sales, requests
 //      and categories (target: under 100 ms each);
 //   3. re-checks of 100,000 leads against a loopback DNS server and the ZeroBounce stand-in
-//      (scripts/bench-recheck.ts, in a process of its own), `ratio recheck_rows_per_s`.
+//      (scripts/bench-recheck.ts, in a process of its own), `ratio recheck_rows_per_s`;
+//   4. a 20,000,000-line TPS register loaded against PostgreSQL's COPY of the same numbers, and
+//      1,000,000 UK leads screened against it (scripts/bench-registers.ts, in a process of its
+//      own): `ratio register_vs_copy` (target: at most 1.5) and `ratio screen_1m_s` (under 60).
 // Ends with `ratio NAME=VALUE` lines (import time / COPY time: lower is better, 1.0 parity; target
 // import_vs_copy <= 1.5). Knobs: BENCH_IMPORT_ROWS (1000000; the small import is a tenth of it),
 // BENCH_RUNS (3 of each).
@@ -269,13 +272,15 @@ try {
   await database.drop();
   for (const file of files) rmSync(file, { force: true });
 }
-const recheck = execFileSync(
-  process.execPath,
-  ["--conditions=react-server", "--import", "tsx", path.join(import.meta.dirname, "bench-recheck.ts")],
-  { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
-);
-for (const line of recheck.trim().split("\n")) {
-  if (line.startsWith("ratio ")) ratios.push(line);
-  else console.log(line);
+for (const script of ["bench-recheck.ts", "bench-registers.ts"]) {
+  const output = execFileSync(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", path.join(import.meta.dirname, script)],
+    { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
+  );
+  for (const line of output.trim().split("\n")) {
+    if (line.startsWith("ratio ")) ratios.push(line);
+    else console.log(line);
+  }
 }
 for (const line of ratios) console.log(line);

@@ -26,6 +26,7 @@ import {
 import { RevenueChart } from "@/components/admin/revenue-chart";
 import { RequestStatusBadge, SaleStatusBadge } from "@/components/admin/status-badge";
 import type { Tab } from "@/components/admin/tabs";
+import { UkComplianceAlerts } from "@/components/admin/uk-compliance-alerts";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -137,6 +138,7 @@ export function OverviewTab({
   }
   return (
     <div className="space-y-6">
+      <UkComplianceAlerts uk={s.ukCompliance} onSettings={() => onSelect("settings")} />
       <section className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-4" aria-label="Key figures">
         <StatCard
           title="Total Revenue"

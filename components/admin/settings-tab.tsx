@@ -7,13 +7,30 @@ import { Checkbox } from "@/components/ui/checkbox";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Separator } from "@/components/ui/separator";
+import { Textarea } from "@/components/ui/textarea";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
 import { useAdminSettings, useUpdateSettings } from "@/lib/client/use-admin";
 import { PasswordPanel } from "@/components/admin/password-panel";
+import { PhoneRegistersCard } from "@/components/admin/phone-registers-card";
 import { SecretKeyField } from "@/components/admin/secret-key-field";
 import { VerificationSettings } from "@/components/admin/verification-settings";
-import type { SettingsDto, SettingsUpdate } from "@/lib/schemas/admin";
+import { fieldErrors } from "@/lib/schemas/common";
+import {
+  settingsUpdateSchema,
+  type SellerIdentity,
+  type SettingsDto,
+  type SettingsUpdate,
+} from "@/lib/schemas/admin";
+
+// The seller identity's fields in the System Settings card (docs/product-rules.md, "UK compliance").
+const SELLER_INPUTS: { field: keyof SellerIdentity; label: string; help: string; multiline?: boolean }[] = [
+  { field: "sellerLegalName", label: "Legal Name", help: "The company that sells the data" },
+  { field: "sellerAddress", label: "Postal Address", help: "As registered", multiline: true },
+  { field: "sellerIcoNumber", label: "ICO Registration Number", help: "e.g. ZA123456" },
+  { field: "sellerPrivacyEmail", label: "Privacy Contact Email", help: "Where people send privacy requests" },
+  { field: "sellerVatNumber", label: "VAT Number (optional)", help: "e.g. GB123456789" },
+];
 
 export function SettingsTab() {
   const settings = useAdminSettings();
@@ -27,11 +44,17 @@ export function SettingsTab() {
   return <SettingsForm settings={settings.data} />;
 }
 
+function sellerOf(settings: SettingsDto): SellerIdentity {
+  return Object.fromEntries(SELLER_INPUTS.map(({ field }) => [field, settings[field]])) as SellerIdentity;
+}
+
 function SettingsForm({ settings }: { settings: SettingsDto }) {
   const [email, setEmail] = useState(settings.email);
   const [notificationEmail, setNotificationEmail] = useState(settings.notificationEmail);
   const [autoRefresh, setAutoRefresh] = useState(settings.autoRefreshDashboard);
   const [notifications, setNotifications] = useState(settings.enableNotifications);
+  const [seller, setSeller] = useState<SellerIdentity>(() => sellerOf(settings));
+  const [sellerErrors, setSellerErrors] = useState<Record<string, string>>({});
   const [apiKeyOpen, setApiKeyOpen] = useState(false);
   const [apiKey, setApiKey] = useState("");
   const update = useUpdateSettings();
@@ -43,6 +66,13 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
       (saved) => {
         if (changes.email !== undefined)
           setEmail((current) => (current.trim() === changes.email ? saved.email : current));
+        setSeller((current) => {
+          const next = { ...current };
+          for (const { field } of SELLER_INPUTS)
+            if (changes[field] !== undefined && current[field].trim() === changes[field])
+              next[field] = saved[field];
+          return next;
+        });
         if (changes.notificationEmail !== undefined)
           setNotificationEmail((current) =>
             current.trim() === changes.notificationEmail ? saved.notificationEmail : current,
@@ -64,6 +94,15 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
     if (apiKey.trim()) changes.nowPaymentsApiKey = apiKey.trim();
     if (autoRefresh !== settings.autoRefreshDashboard) changes.autoRefreshDashboard = autoRefresh;
     if (notifications !== settings.enableNotifications) changes.enableNotifications = notifications;
+    for (const { field } of SELLER_INPUTS)
+      if (seller[field].trim() !== settings[field]) changes[field] = seller[field].trim();
+    // The seller's fields are checked here, beside them; the others as before, by the server.
+    const checked = settingsUpdateSchema.safeParse(changes);
+    const errors = Object.entries(checked.success ? {} : fieldErrors(checked.error)).filter(([field]) =>
+      SELLER_INPUTS.some((input) => input.field === field),
+    );
+    setSellerErrors(Object.fromEntries(errors));
+    if (errors.length > 0) return;
     if (Object.keys(changes).length === 0) return;
     void save(changes);
   };
@@ -173,6 +212,36 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
             <p id="settings-notification-email-help" className="text-sm text-muted-foreground">
               Address to receive system notifications
             </p>
+            <Separator className="my-4" />
+            <h3 className="font-medium">Seller Identity</h3>
+            <p className="text-sm text-muted-foreground">
+              Named in privacy notices, statements and invoices. UK rows need all but the VAT number.
+            </p>
+            {SELLER_INPUTS.map(({ field, label, help, multiline }) => {
+              const id = `settings-${field}`;
+              const props = {
+                id,
+                value: seller[field],
+                "aria-describedby": `${id}-help`,
+                "aria-invalid": sellerErrors[field] ? true : undefined,
+                onChange: (event: { target: { value: string } }) =>
+                  setSeller((current) => ({ ...current, [field]: event.target.value })),
+              };
+              return (
+                <div key={field} className="mt-2 grid gap-2">
+                  <Label htmlFor={id}>{label}</Label>
+                  {multiline ? <Textarea rows={3} {...props} /> : <Input {...props} />}
+                  <p
+                    id={`${id}-help`}
+                    className={
+                      sellerErrors[field] ? "text-sm text-destructive" : "text-sm text-muted-foreground"
+                    }
+                  >
+                    {sellerErrors[field] ?? help}
+                  </p>
+                </div>
+              );
+            })}
           </CardContent>
           <CardFooter>
             <Button type="submit" disabled={update.isPending}>
@@ -182,6 +251,8 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
           </CardFooter>
         </form>
       </Card>
+
+      <PhoneRegistersCard />
     </div>
   );
 }

@@ -1,10 +1,10 @@
 import { BadgeCheckIcon, MapPinIcon, RefreshCwIcon, UsersIcon } from "lucide-react";
 import { Breadcrumb } from "@/components/category/breadcrumb";
-import { freshnessText, statusMixText } from "@/components/category/freshness";
+import { freshnessText, phoneScreeningText, statusMixText } from "@/components/category/freshness";
 import { StaticImage } from "@/components/ui/static-image";
 import { Tooltip } from "@/components/ui/tooltip";
 import { LOCATION_NAMES, listTitle, type Location } from "@/lib/categories/location";
-import type { StatusMix } from "@/lib/schemas/category";
+import type { PhoneScreening, StatusMix } from "@/lib/schemas/category";
 
 const number = new Intl.NumberFormat("en-US");
 
@@ -17,6 +17,7 @@ export function CategoryHero({
   percent,
   statusMix,
   updatedAt,
+  phoneScreening,
   image,
 }: {
   title: string;
@@ -26,6 +27,8 @@ export function CategoryHero({
   percent: number;
   statusMix: StatusMix;
   updatedAt: string | null;
+  /** UK only: the phones' TPS/CTPS screening. */
+  phoneScreening?: PhoneScreening | null;
   image: string;
 }) {
   return (
@@ -68,6 +71,11 @@ export function CategoryHero({
           <p className="mt-1 text-xs text-muted-foreground" data-testid="status-mix">
             Email status: {statusMixText(statusMix)}
           </p>
+          {phoneScreening !== undefined && (
+            <p className="mt-1 text-xs text-muted-foreground" data-testid="phone-screening">
+              {phoneScreeningText(phoneScreening)}
+            </p>
+          )}
         </div>
         <div className="relative hidden aspect-[16/9] w-72 overflow-hidden rounded-2xl border shadow-lg md:block lg:w-96">
           <StaticImage src={image} alt="" fill priority className="object-cover" />

@@ -86,6 +86,7 @@ export async function CategoryPageBody({
         percent={category.verifiedRecentlyPercentByLocation[location]}
         statusMix={category.statusMixByLocation[location]}
         updatedAt={category.updatedAt}
+        phoneScreening={location === "UK" ? category.ukPhoneScreening : undefined}
         image={image}
       />
       {/* No Suspense boundary below the hero: a streamed boundary's content is revealed by script,

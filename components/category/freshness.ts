@@ -1,4 +1,4 @@
-import type { StatusMix } from "@/lib/schemas/category";
+import type { PhoneScreening, StatusMix } from "@/lib/schemas/category";
 
 // The freshness line shown on category cards and the category page (docs/product-rules.md,
 // "Freshness"). Dates in UTC, so the server's and the browser's renders agree.
@@ -45,4 +45,16 @@ export function allCountries(byLocation: Record<string, StatusMix>): StatusMix {
 export function freshnessText(percent: number, updatedAt: string | null): string {
   const verified = `${percent}% verified in the last 30 days`;
   return updatedAt ? `${verified} · Updated ${DAY.format(new Date(updatedAt))}` : verified;
+}
+
+/**
+ * The UK phones' screening line (docs/product-rules.md, "UK compliance"): when the TPS and CTPS
+ * screening is dated and what share of the numbers may be called.
+ */
+export function phoneScreeningText(screening: PhoneScreening | null): string {
+  if (!screening) return "Phones not yet screened against the TPS and CTPS";
+  const day = DAY.format(new Date(`${screening.screenedAt}T00:00:00Z`));
+  if (!screening.current)
+    return `Phones last screened against the TPS and CTPS on ${day}: over 28 days ago, so unscreened`;
+  return `Phones screened against the TPS and CTPS on ${day}: ${screening.callablePercent}% callable`;
 }

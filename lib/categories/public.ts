@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { SCREENING_DAYS } from "@/lib/leads/screening";
 import type { CategoryDto } from "@/lib/schemas/category";
 
 /** Freshness window: the UTC day of the reading and the 29 before it (docs/product-rules.md). */
@@ -21,6 +22,10 @@ type CategoryRow = {
   usa_accept_all: number;
   uk_valid: number;
   uk_accept_all: number;
+  screened_at: string | null;
+  screened_uk: number;
+  callable: number;
+  screening_current: boolean;
 };
 
 function percent(part: number, whole: number): number {
@@ -54,6 +59,13 @@ function toCategoryDto(row: CategoryRow): CategoryDto {
     },
     updatedAt: row.imported_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
+    ukPhoneScreening: row.screened_at
+      ? {
+          screenedAt: row.screened_at,
+          callablePercent: percent(row.callable, row.screened_uk),
+          current: row.screening_current,
+        }
+      : null,
   };
 }
 
@@ -69,12 +81,17 @@ function selectCategories(where: Prisma.Sql): Prisma.Sql {
       COALESCE(sum(d.leads) FILTER (WHERE d.country = 'USA' AND d.email_status = 'valid'), 0)::int AS usa_valid,
       COALESCE(sum(d.leads) FILTER (WHERE d.country = 'USA' AND d.email_status = 'accept_all'), 0)::int AS usa_accept_all,
       COALESCE(sum(d.leads) FILTER (WHERE d.country = 'UK' AND d.email_status = 'valid'), 0)::int AS uk_valid,
-      COALESCE(sum(d.leads) FILTER (WHERE d.country = 'UK' AND d.email_status = 'accept_all'), 0)::int AS uk_accept_all
+      COALESCE(sum(d.leads) FILTER (WHERE d.country = 'UK' AND d.email_status = 'accept_all'), 0)::int AS uk_accept_all,
+      to_char(s.screened_at, 'YYYY-MM-DD') AS screened_at, COALESCE(s.uk_leads, 0) AS screened_uk,
+      COALESCE(s.callable, 0) AS callable,
+      COALESCE(s.screened_at >= today.day - ${SCREENING_DAYS}::int, false) AS screening_current
     FROM categories c
     CROSS JOIN (SELECT (now() AT TIME ZONE 'UTC')::date AS day) today
     LEFT JOIN category_lead_days d ON d.category_id = c.id
+    -- Written by each screening (lib/leads/screening.ts), one row per category.
+    LEFT JOIN category_phone_screens s ON s.category_id = c.id
     ${where}
-    GROUP BY c.id
+    GROUP BY c.id, today.day, s.category_id
     ORDER BY c.created_at, c.id`;
 }
 

@@ -21,6 +21,7 @@ export const adminKeys = {
   rechecks: ["admin", "rechecks"] as const,
   verification: ["admin", "verification"] as const,
   privacyRequests: ["admin", "privacy-requests"] as const,
+  phoneRegisters: ["admin", "phone-registers"] as const,
 };
 
 /** One run of a purchase card's automatic status checks (its data is the run's progress). */

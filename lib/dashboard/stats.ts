@@ -2,7 +2,9 @@ import "server-only";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { db } from "@/lib/db";
 import { CLOSED_STATUSES } from "@/lib/orders/status";
-import type { StatsDto } from "@/lib/schemas/admin";
+import { SELLER_REQUIRED, type StatsDto, type UkComplianceDto } from "@/lib/schemas/admin";
+import { getSettings } from "@/lib/settings";
+import { SCREENING_DAYS, SCREENING_WARNING_DAYS } from "@/lib/leads/screening";
 
 // Dashboard figures in four aggregate queries. A sale counts as confirmed (and as revenue, on
 // the day it was paid) once paid_at is set; an unpaid order is pending while its checkout is open,
@@ -78,12 +80,44 @@ type RequestFigures = {
   leads: number;
 };
 
+/** What stands between the store and lawfully selling UK rows. */
+async function ukCompliance(): Promise<UkComplianceDto> {
+  const [settings, registers] = await Promise.all([
+    getSettings(),
+    db().$queryRaw<
+      { register: string; screened_at: string; expires_on: string; days_left: number }[]
+    >(Prisma.sql`
+      SELECT register::text, to_char(min(file_date) OVER (), 'YYYY-MM-DD') AS screened_at,
+             to_char(min(file_date) OVER () + ${SCREENING_DAYS}::int, 'YYYY-MM-DD') AS expires_on,
+             (min(file_date) OVER () + ${SCREENING_DAYS}::int - current_date)::int AS days_left
+        FROM phone_registers`),
+  ]);
+  const registersMissing = ["tps", "ctps"]
+    .filter((name) => !registers.some((row) => row.register === name))
+    .map((name) => name.toUpperCase());
+  const screening = registersMissing.length === 0 ? registers[0] : null;
+  let screeningWarning: string | null = null;
+  if (screening && screening.days_left < 0) {
+    screeningWarning = `UK phone screening ran out after ${screening.expires_on}: UK phones are unscreened until new TPS and CTPS files are uploaded.`;
+  } else if (screening && screening.days_left <= SCREENING_WARNING_DAYS) {
+    screeningWarning = `UK phone screening holds until ${screening.expires_on}: upload new TPS and CTPS files before then.`;
+  }
+  return {
+    sellerMissing: SELLER_REQUIRED.filter(({ field }) => settings[field] === "").map(({ label }) => label),
+    registersMissing,
+    screenedAt: screening?.screened_at ?? null,
+    screeningExpiresOn: screening?.expires_on ?? null,
+    screeningWarning,
+  };
+}
+
 export async function getStats(): Promise<StatsDto> {
-  const [sales, requests, byDay, invalid] = await Promise.all([
+  const [sales, requests, byDay, invalid, uk] = await Promise.all([
     db().$queryRaw<SalesFigures[]>(Prisma.raw(SALES_SQL)),
     db().$queryRaw<RequestFigures[]>(Prisma.raw(REQUESTS_SQL)),
     db().$queryRaw<{ date: string; revenue: number; sales: number }[]>(Prisma.raw(BY_DAY_SQL)),
     db().$queryRaw<{ invalid: number }[]>(Prisma.raw(INVALID_SQL)),
+    ukCompliance(),
   ]);
   const [s] = sales;
   const [r] = requests;
@@ -110,5 +144,6 @@ export async function getStats(): Promise<StatsDto> {
       revenue: Math.round(row.revenue * 100) / 100,
       sales: row.sales,
     })),
+    ukCompliance: uk,
   };
 }

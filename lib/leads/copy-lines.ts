@@ -1,9 +1,11 @@
 import { copyField } from "./copy-text";
 import { TEXT_FIELDS } from "./fields";
 import type { LeadInput } from "./insert";
+import { checkPhone } from "./phone";
 
 // A lead as a row of COPY's text format: the text fields, country and verification date, then the
-// verdict of its email check (docs/product-rules.md, "Verification").
+// verdict of its email check (docs/product-rules.md, "Verification"), then its phone normalised
+// (lib/leads/phone.ts; a UK number is screened after insertion, lib/leads/screening.ts).
 
 const VERIFICATION_COLUMNS = `email_status "EmailStatus", email_checked_at timestamptz,
   email_status_reason text, role_account boolean, free_mail boolean`;
@@ -18,12 +20,14 @@ export const LEAD_COLUMNS = [
   "email_status_reason",
   "role_account",
   "free_mail",
+  "phone_e164",
+  "phone_status",
 ].join(", ");
 
 /** A private table of the same rows, for the ones that may repeat an email. */
 export const STAGING = `CREATE TEMP TABLE lead_import (
     ${TEXT_FIELDS.map(({ column }) => `${column} text`).join(", ")}, country "Country",
-    verified_at timestamptz, ${VERIFICATION_COLUMNS}
+    verified_at timestamptz, ${VERIFICATION_COLUMNS}, phone_e164 text, phone_status "PhoneStatus"
   ) ON COMMIT DROP`;
 
 /** Most rows of an import share one verification time and one check time: each written once. */
@@ -47,8 +51,9 @@ export function copyLine(lead: LeadInput, email: string): string {
   for (const { field } of TEXT_FIELDS) line += `${copyField(field === "email" ? email : lead[field])}\t`;
   const checked = lead.emailCheckedAt ? checkedIso(lead.emailCheckedAt) : "\\N";
   const reason = lead.emailStatusReason ? copyField(lead.emailStatusReason) : "";
+  const phone = checkPhone(lead.phone, lead.country);
   return (
     `${line}${lead.country}\t${verifiedIso(lead.verifiedAt)}\t${lead.emailStatus ?? "unknown"}\t${checked}\t` +
-    `${reason}\t${lead.roleAccount ? "t" : "f"}\t${lead.freeMail ? "t" : "f"}\n`
+    `${reason}\t${lead.roleAccount ? "t" : "f"}\t${lead.freeMail ? "t" : "f"}\t${phone.e164}\t${phone.status}\n`
   );
 }

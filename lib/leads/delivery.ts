@@ -1,5 +1,6 @@
 import "server-only";
 import { escapeLiteral } from "pg";
+import { SCREENING_DAYS } from "@/lib/leads/screening";
 
 // What a paid order delivers: its allocated leads in allocation order, with the columns its
 // package includes (PACKAGE_COLUMNS in lib/packages.ts). Both downloads stream the rows out of COPY
@@ -15,12 +16,21 @@ export function columnSql(key: string): string {
   if (key === "country") return "l.country::text";
   // valid, accept-all, unknown or invalid (a lead found invalid after the sale stays in the file).
   if (key === "email_status") return "replace(l.email_status::text, '_', '-')";
+  // docs/product-rules.md, "UK compliance": a number on the TPS or CTPS is not delivered (its status
+  // says why, and it stays empty once the screening is too old), and a screening holds 28 days
+  // from the registers' file date, after which the status reads `unscreened`.
+  if (key === "phone") return "CASE WHEN ps.status IN ('tps', 'ctps') THEN '' ELSE l.phone END";
+  if (key === "phone_status") {
+    return `CASE WHEN ps.status IS NULL THEN l.phone_status::text
+      WHEN ps.screened_at < current_date - ${SCREENING_DAYS} THEN 'unscreened' ELSE ps.status::text END`;
+  }
+  if (key === "phone_screened_at") return "to_char(ps.screened_at, 'YYYY-MM-DD')";
   return `l.${key}`;
 }
 
 /**
  * The one query behind every delivery: the order's leads in allocation order, `select` evaluated
- * per lead (over `l`, the lead, and `ol`, its order_leads row). A rule on which of an order's
+ * per lead (over `l`, the lead, `ol`, its order_leads row, and `ps`, its phone screening if any). A rule on which of an order's
  * leads may still be delivered belongs in this WHERE clause: only leads of the order's country
  * (allocation chose them so; a lead edited into another country since is not delivered).
  */
@@ -31,6 +41,7 @@ export function orderLeadsSql(orderId: string, select: string): string {
   return `SELECT ${select}
     FROM order_leads ol
     CROSS JOIN LATERAL (SELECT * FROM leads WHERE leads.id = ol.lead_id OFFSET 0) l
+    LEFT JOIN LATERAL (SELECT * FROM lead_phone_screens WHERE lead_id = l.id OFFSET 0) ps ON true
     WHERE ol.order_id = ${escapeLiteral(orderId)}
       AND l.country = (SELECT location FROM orders WHERE id = ${escapeLiteral(orderId)})
     ORDER BY ol.position`;

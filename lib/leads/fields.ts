@@ -100,8 +100,17 @@ export const LEAD_FIELDS = [
   },
 ] as const;
 
+/**
+ * Columns a download delivers that no import reads: what our own screening found of the phone
+ * (docs/product-rules.md, "UK compliance"), for every package.
+ */
+export const DELIVERED_FIELDS = [
+  { column: "phone_status", header: "Phone Status" },
+  { column: "phone_screened_at", header: "Phone Screened At" },
+] as const;
+
 export type LeadField = (typeof LEAD_FIELDS)[number];
-export type LeadColumn = LeadField["column"];
+export type LeadColumn = LeadField["column"] | (typeof DELIVERED_FIELDS)[number]["column"];
 
 /** The text fields (every field but country, verified-at and the email status), in COPY's column order. */
 export const TEXT_FIELDS = LEAD_FIELDS.filter(

@@ -8,6 +8,7 @@ import { csvRecords, UploadError } from "@/lib/leads/csv-records";
 import { domainChecked, type Refused, type Row } from "@/lib/leads/import-checks";
 import { mapHeader, toLead } from "@/lib/leads/import-rows";
 import { insertLeadStream } from "@/lib/leads/insert";
+import { screenPhones } from "@/lib/leads/screening";
 import { IMPORT_REFUSALS, type ImportReport } from "@/lib/schemas/admin";
 import { getEmailVerifierApiKey } from "@/lib/settings";
 import { mailDomainChecker, zeroBounce } from "@/lib/verification/configured";
@@ -115,6 +116,8 @@ export async function importLeadsCsv(
 
   const leads = domainChecked(rows(), { ...(checks ?? (await configuredChecks())), now, refuse });
   const { received, inserted, suppressed, unknownFacets } = await insertLeadStream(pool(), categoryId, leads);
+  // The new UK rows are screened against the registers now, not at the next register upload.
+  if (inserted > 0) await screenPhones(pool(), categoryId);
   report.unknownFacets = unknownFacets;
   revalidateCatalogue();
   report.imported = inserted;

@@ -27,8 +27,48 @@ export const changePasswordSchema = z.object({
     }),
 });
 
+// The seller's identity (docs/product-rules.md, "UK compliance"). Each field may be cleared with
+// "" except that a value given must be well formed; spaces inside the numbers are dropped.
+const sellerText = (label: string, max: number) =>
+  z.string().trim().max(max, `${label} must be at most ${max} characters`).refine(hasNoNul, NUL_MESSAGE);
+const compact = (value: string) => value.replace(/\s+/g, "").toUpperCase();
+// The ICO's registration numbers: "Z" and seven characters, e.g. Z1234567 or ZA123456.
+const ICO_NUMBER = /^Z[A-Z0-9]\d{6}$/;
+// A UK VAT number: GB and 9 or 12 digits, or GBGD/GBHA and 3 digits (government, health).
+const VAT_NUMBER = /^GB(?:\d{9}|\d{12}|GD\d{3}|HA\d{3})$/;
+
+export const sellerIdentityFields = {
+  sellerLegalName: sellerText("Legal name", 200),
+  sellerAddress: sellerText("Postal address", 500),
+  sellerIcoNumber: z
+    .string()
+    .max(40, "ICO registration number is too long")
+    .transform(compact)
+    .refine(
+      (value) => value === "" || ICO_NUMBER.test(value),
+      "Enter the ICO registration number, e.g. ZA123456",
+    ),
+  sellerPrivacyEmail: z.union([z.literal(""), emailAddress.transform((email) => email.toLowerCase())]),
+  sellerVatNumber: z
+    .string()
+    .max(40, "VAT number is too long")
+    .transform(compact)
+    .transform((value) => (value === "" || value.startsWith("GB") ? value : `GB${value}`))
+    .refine((value) => value === "" || VAT_NUMBER.test(value), "Enter a UK VAT number, e.g. GB123456789"),
+};
+export type SellerIdentity = { [K in keyof typeof sellerIdentityFields]: string };
+
+/** The fields UK rows need before they may be sold (the VAT number is optional), with their labels. */
+export const SELLER_REQUIRED: { field: keyof SellerIdentity; label: string }[] = [
+  { field: "sellerLegalName", label: "Legal name" },
+  { field: "sellerAddress", label: "Postal address" },
+  { field: "sellerIcoNumber", label: "ICO registration number" },
+  { field: "sellerPrivacyEmail", label: "Privacy contact email" },
+];
+
 export const settingsUpdateSchema = z
   .object({
+    ...sellerIdentityFields,
     email: emailAddress,
     // An empty value clears it: notifications then go to the admin email.
     notificationEmail: z.union([z.literal(""), emailAddress]),
@@ -159,9 +199,23 @@ export type StatsDto = {
   totalCategories: number;
   totalLeads: number;
   revenueByDay: { date: string; revenue: number; sales: number }[];
+  /** What the admin must still do before UK rows may be sold (docs/product-rules.md, "UK compliance"). */
+  ukCompliance: UkComplianceDto;
 };
 
-export type SettingsDto = {
+export type UkComplianceDto = {
+  /** Labels of the seller identity's required fields still empty in Settings. */
+  sellerMissing: string[];
+  /** The registers not loaded yet ("TPS", "CTPS"): UK phones stay unscreened until both are. */
+  registersMissing: string[];
+  /** The older register's file date, and the last day a screening by it holds (28 days on). */
+  screenedAt: string | null;
+  screeningExpiresOn: string | null;
+  /** Set from 3 days before the screening runs out, and once it has. */
+  screeningWarning: string | null;
+};
+
+export type SettingsDto = SellerIdentity & {
   email: string;
   notificationEmail: string;
   /** Masked (last 4 characters at most), or "" when no key is configured. */
@@ -275,4 +329,48 @@ export type QuarantineClaimDto = {
   /** The claim's reported leads quarantined now; `leads` lists the first ones (held ones too). */
   quarantined: number;
   leads: ReviewedLeadDto[];
+};
+
+// ---- UK phone registers (docs/product-rules.md, "UK compliance") ----
+
+export const PHONE_REGISTERS = ["tps", "ctps"] as const;
+export type RegisterName = (typeof PHONE_REGISTERS)[number];
+
+const tomorrow = () => new Date(Date.now() + 24 * 3600 * 1000).toISOString().slice(0, 10);
+
+/** The text fields sent before a register's file (multipart). */
+export const registerUploadSchema = z.object({
+  register: z.enum(PHONE_REGISTERS, "Register must be tps or ctps"),
+  // The register's own date (the TPS service dates its files); a day ahead of UTC is allowed.
+  fileDate: z.iso
+    .date("File date must be a date (YYYY-MM-DD)")
+    .refine((value) => value <= tomorrow(), "File date must not be in the future")
+    .refine((value) => value >= "2000-01-01", "File date is too old"),
+});
+export type RegisterUpload = z.infer<typeof registerUploadSchema>;
+
+export type RegisterReport = {
+  register: RegisterName;
+  fileDate: string;
+  fileName: string;
+  /** Non-blank lines read (a header line included). */
+  lines: number;
+  loaded: number;
+  rejected: number;
+  /** The first refused lines (at most 100), with their line numbers. */
+  rejectedLines: { line: number; text: string }[];
+};
+
+/** A register upload's answer: the load, and the screening it started (null until both registers are loaded). */
+export type RegisterLoadDto = RegisterReport & {
+  screening: { screenedAt: string; screened: number } | null;
+};
+
+export type PhoneRegisterDto = {
+  register: RegisterName;
+  fileDate: string;
+  fileName: string;
+  numbers: number;
+  rejected: number;
+  loadedAt: string;
 };

@@ -20,4 +20,15 @@ export type CategoryDto = {
   /** When leads were last imported; null before the first import. */
   updatedAt: string | null;
   createdAt: string;
+  /** The UK phones' last TPS/CTPS screening (docs/product-rules.md, "UK compliance"); null before any. */
+  ukPhoneScreening: PhoneScreening | null;
+};
+
+export type PhoneScreening = {
+  /** The registers' file date the screening is as old as (YYYY-MM-DD). */
+  screenedAt: string;
+  /** Whole percent of the sellable UK leads whose number was callable (`clear`) at that screening. */
+  callablePercent: number;
+  /** False once the screening is over 28 days old: every UK phone then reads `unscreened`. */
+  current: boolean;
 };

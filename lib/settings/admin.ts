@@ -3,7 +3,19 @@ import { db } from "@/lib/db";
 import { conflict } from "@/lib/errors";
 import { emailVerifierApiKey, getSettings, nowPaymentsApiKey } from "@/lib/settings";
 import { encryptSecret, maskSecret } from "@/lib/settings/crypto";
-import type { SettingsDto, SettingsUpdate } from "@/lib/schemas/admin";
+import {
+  sellerIdentityFields,
+  type SellerIdentity,
+  type SettingsDto,
+  type SettingsUpdate,
+} from "@/lib/schemas/admin";
+
+const SELLER_FIELDS = Object.keys(sellerIdentityFields) as (keyof SellerIdentity)[];
+
+/** The seller's identity as stored ("" for a field not set). */
+export function sellerIdentity(settings: SellerIdentity): SellerIdentity {
+  return Object.fromEntries(SELLER_FIELDS.map((field) => [field, settings[field]])) as SellerIdentity;
+}
 
 // The admin's view of the settings. The providers' keys go in sealed and only ever come out masked.
 export async function getAdminSettings(adminId: string): Promise<SettingsDto> {
@@ -14,6 +26,7 @@ export async function getAdminSettings(adminId: string): Promise<SettingsDto> {
   const { key, source } = nowPaymentsApiKey(settings);
   const verifier = emailVerifierApiKey(settings);
   return {
+    ...sellerIdentity(settings),
     email: admin.email,
     notificationEmail: settings.notificationEmail ?? "",
     nowPaymentsApiKey: key ? maskSecret(key) : "",
@@ -42,7 +55,8 @@ export async function updateAdminSettings(adminId: string, update: SettingsUpdat
     emailVerifierApiKeyEnc?: string;
     autoRefreshDashboard?: boolean;
     enableNotifications?: boolean;
-  } = {};
+  } & Partial<SellerIdentity> = {};
+  for (const field of SELLER_FIELDS) if (update[field] !== undefined) data[field] = update[field];
   if (update.notificationEmail !== undefined) {
     data.notificationEmail = update.notificationEmail === "" ? null : update.notificationEmail.toLowerCase();
   }

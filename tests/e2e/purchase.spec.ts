@@ -122,7 +122,9 @@ for (const viewport of [
       expect(downloads[0].suggestedFilename()).toBe(`leads-${key}.csv`);
       const rows = await rowsOf(downloads[0]);
       expect(rows).toHaveLength(1001);
-      expect(rows[0]).toBe("First Name,Last Name,Title,Company,Email,Email Status,Phone,City,State,Country");
+      expect(rows[0]).toBe(
+        "First Name,Last Name,Title,Company,Email,Email Status,Phone,Phone Status,Phone Screened At,City,State,Country",
+      );
 
       // The receipt, opened in a browser that has never seen the purchase.
       const receipt = await mailTo(email, "Your LeadMarket receipt: Marketing - Starter package");

@@ -566,6 +566,11 @@ describe("settings", () => {
       emailVerifierApiKeySource: "none",
       autoRefreshDashboard: true,
       enableNotifications: true,
+      sellerLegalName: "",
+      sellerAddress: "",
+      sellerIcoNumber: "",
+      sellerPrivacyEmail: "",
+      sellerVatNumber: "",
     });
     const key = "NP-SECRET-KEY-1234-ABCD";
     const updated = await callJson(settings.PATCH, "/x", {
@@ -594,6 +599,70 @@ describe("settings", () => {
       json: { notificationEmail: "" },
     });
     expect(cleared.body).toMatchObject({ notificationEmail: "" });
+  });
+
+  it("keeps the seller identity, normalised, and the dashboard names what UK sales still need", async () => {
+    const missing = async () =>
+      (await callJson<{ ukCompliance: { sellerMissing: string[] } }>(stats.GET, "/x", { token })).body
+        .ukCompliance.sellerMissing;
+    expect(await missing()).toEqual([
+      "Legal name",
+      "Postal address",
+      "ICO registration number",
+      "Privacy contact email",
+    ]);
+    const saved = await callJson(settings.PATCH, "/x", {
+      token,
+      method: "PATCH",
+      json: {
+        sellerLegalName: "  LeadMarket Ltd ",
+        sellerAddress: "1 High Street\nLondon EC1A 1AA",
+        sellerIcoNumber: "za 123456",
+        sellerPrivacyEmail: "Privacy@LeadMarket.example",
+      },
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({
+      sellerLegalName: "LeadMarket Ltd",
+      sellerAddress: "1 High Street\nLondon EC1A 1AA",
+      sellerIcoNumber: "ZA123456",
+      sellerPrivacyEmail: "privacy@leadmarket.example",
+      sellerVatNumber: "",
+    });
+    expect(await missing()).toEqual([]);
+    const vat = await callJson(settings.PATCH, "/x", {
+      token,
+      method: "PATCH",
+      json: { sellerVatNumber: "123 4567 89" },
+    });
+    expect(vat.body).toMatchObject({ sellerVatNumber: "GB123456789" });
+
+    for (const json of [
+      { sellerIcoNumber: "12345" },
+      { sellerIcoNumber: "ZA12345X" },
+      { sellerVatNumber: "GB12345" },
+      { sellerVatNumber: "FR12345678901" },
+      { sellerPrivacyEmail: "not-an-email" },
+      { sellerLegalName: "x".repeat(201) },
+      { sellerAddress: "a\u0000b" },
+      { sellerLegalName: 5 },
+    ]) {
+      const refused = await callJson<{ errors: Record<string, string> }>(settings.PATCH, "/x", {
+        token,
+        method: "PATCH",
+        json,
+      });
+      expect(refused.status, JSON.stringify(json)).toBe(400);
+      expect(Object.keys(refused.body.errors), JSON.stringify(json)).toEqual(Object.keys(json));
+    }
+    // Nothing refused was stored; clearing a field brings its warning back.
+    const cleared = await callJson(settings.PATCH, "/x", {
+      token,
+      method: "PATCH",
+      json: { sellerIcoNumber: "" },
+    });
+    expect(cleared.body).toMatchObject({ sellerIcoNumber: "", sellerLegalName: "LeadMarket Ltd" });
+    expect(await missing()).toEqual(["ICO registration number"]);
   });
 
   it("changes the login email and refuses bad input", async () => {

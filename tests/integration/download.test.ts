@@ -135,6 +135,8 @@ describe("GET /api/leads/download/{paymentId}", () => {
       "Email",
       "Email Status",
       "Phone",
+      "Phone Status",
+      "Phone Screened At",
       "City",
       "State",
       "Country",
@@ -200,17 +202,61 @@ describe("GET /api/leads/download/{paymentId}", () => {
     expect(sheet.getRow(2).getCell(6).value).toBe("invalid");
   });
 
+  it("leaves the phone of a TPS or CTPS row empty, and reads a screening over 28 days old as unscreened", async () => {
+    const category = await createCategoryWithLeads(pool(), { title: "Download Phones" }, 1_000, 25);
+    const { key, npId } = await buyAndPay(category, "starter");
+    const { rows: delivered } = await pool().query<{ lead_id: string }>(
+      `SELECT ol.lead_id FROM order_leads ol JOIN orders o ON o.id = ol.order_id
+       WHERE o.provider_payment_id = $1 ORDER BY ol.position LIMIT 5`,
+      [npId],
+    );
+    const set = (index: number, status: string, daysAgo: number) =>
+      pool().query(
+        `WITH lead AS (UPDATE leads SET phone = '020 7946 0018', phone_e164 = '+442079460018' WHERE id = $1 RETURNING id)
+         INSERT INTO lead_phone_screens (lead_id, status, screened_at)
+         SELECT id, $2::"PhoneStatus", current_date - $3::int FROM lead`,
+        [delivered[index].lead_id, status, daysAgo],
+      );
+    await set(0, "tps", 2);
+    await set(1, "ctps", 2);
+    await set(2, "clear", 28);
+    await set(3, "clear", 29);
+    await set(4, "tps", 29);
+    const day = (daysAgo: number) =>
+      new Date(Date.now() - daysAgo * 24 * 3600 * 1000).toISOString().slice(0, 10);
+    const csv = parseCsv((await fetchFile(key)).bytes.toString("utf8"));
+    expect(csv[0].slice(6, 9)).toEqual(["Phone", "Phone Status", "Phone Screened At"]);
+    expect(csv.slice(1, 6).map((row) => row.slice(6, 9))).toEqual([
+      ["", "tps", day(2)],
+      ["", "ctps", day(2)],
+      ["020 7946 0018", "clear", day(28)],
+      ["020 7946 0018", "unscreened", day(29)],
+      // Once on a register, a number stays out of the file until a new screening clears it.
+      ["", "unscreened", day(29)],
+    ]);
+    const xlsx = new ExcelJS.Workbook();
+    await xlsx.xlsx.load((await fetchFile(key, "xlsx")).bytes as unknown as ArrayBuffer);
+    const sheet = xlsx.getWorksheet("Leads")!;
+    expect([7, 8, 9].map((column) => sheet.getRow(1).getCell(column).value)).toEqual([
+      "Phone",
+      "Phone Status",
+      "Phone Screened At",
+    ]);
+    expect([7, 8].map((column) => sheet.getRow(2).getCell(column).value ?? "")).toEqual(["", "tps"]);
+    expect(sheet.getRow(4).getCell(7).value).toBe("020 7946 0018");
+  });
+
   it("adds the standard columns", async () => {
     const { key } = await buyAndPay(big, "standard");
     const rows = parseCsv((await fetchFile(key)).bytes.toString("utf8"));
-    expect(rows[0].slice(10)).toEqual(["Profile URL", "Industry", "Company Size"]);
+    expect(rows[0].slice(12)).toEqual(["Profile URL", "Industry", "Company Size"]);
     expect(rows).toHaveLength(10_001);
   });
 
   it("delivers premium as CSV and as Excel with the advanced columns, only from its own category", async () => {
     const { key } = await buyAndPay(big, "premium");
     const csv = parseCsv((await fetchFile(key)).bytes.toString("utf8"));
-    expect(csv[0].slice(13)).toEqual([
+    expect(csv[0].slice(15)).toEqual([
       "Seniority",
       "Department",
       "Company Website",
@@ -218,7 +264,7 @@ describe("GET /api/leads/download/{paymentId}", () => {
       "Verified At",
     ]);
     expect(csv).toHaveLength(20_001);
-    expect(csv[1][17]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(csv[1][19]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
 
     const { rows: own } = await pool().query<{ email: string }>(
       "SELECT email FROM leads WHERE category_id = $1",
@@ -272,7 +318,8 @@ describe("GET /api/leads/download/{paymentId}", () => {
     }
     const { rows } = await pool().query<string[]>({
       text: `SELECT l.first_name, l.last_name, l.job_title, l.company, l.email,
-               replace(l.email_status::text, '_', '-'), l.phone, l.city, l.state, l.country::text
+               replace(l.email_status::text, '_', '-'), l.phone, l.phone_status::text, '', l.city, l.state,
+               l.country::text
              FROM order_leads ol JOIN orders o ON o.id = ol.order_id JOIN leads l ON l.id = ol.lead_id
              WHERE o.provider_payment_id = $1 ORDER BY ol.position`,
       values: [npId],
@@ -286,6 +333,8 @@ describe("GET /api/leads/download/{paymentId}", () => {
       "Email",
       "Email Status",
       "Phone",
+      "Phone Status",
+      "Phone Screened At",
       "City",
       "State",
       "Country",
