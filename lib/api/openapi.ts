@@ -159,6 +159,14 @@ const category = z.object({
   verifiedRecentlyPercent: z.number().int(),
   verifiedRecentlyPercentByLocation: byLocation(z.number().int()),
   statusMixByLocation: byLocation(statusMix),
+  ukPhoneScreening: z
+    .object({
+      screenedAt: z.iso.date().describe("The TPS/CTPS registers' file date the screening is as old as"),
+      callablePercent: z.number().int().describe("Whole percent of the UK leads whose number was callable"),
+      current: z.boolean().describe("False once the screening is over 28 days old"),
+    })
+    .nullable()
+    .describe("The UK leads' TPS/CTPS screening; null before both registers are loaded"),
   updatedAt: isoDate.nullable(),
   createdAt: isoDate,
 }) satisfies z.ZodType<CategoryDto>;
@@ -290,6 +298,7 @@ const categoryExample = {
     USA: { valid: 15_100, acceptAll: 2_300, unknown: 800 },
     UK: { valid: 5_200, acceptAll: 800, unknown: 300 },
   },
+  ukPhoneScreening: { screenedAt: "2026-11-20", callablePercent: 82, current: true },
   updatedAt: NOW,
   createdAt: "2026-01-15T09:00:00.000Z",
 };

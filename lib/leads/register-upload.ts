@@ -21,6 +21,7 @@ const fileTooLarge = () =>
 
 /** A register's bounds: one file of up to 1 GB, within an hour. */
 export const REGISTER_LIMITS: UploadLimits = {
+  pool: "imports",
   maxBytes: MAX_REGISTER_BYTES + 1024 * 1024,
   maxFileBytes: MAX_REGISTER_BYTES,
   files: 1,
