@@ -1,5 +1,5 @@
 import { hash } from "node:crypto";
-import { badRequest } from "@/lib/errors";
+import { badRequest, tooLarge } from "@/lib/errors";
 
 // What an uploaded exclusion list holds (docs/product-rules.md, "Exclusion lists"). Every cell is
 // read as an email address (kept as the SHA-256 of its normalised form, never as text), a SHA-256
@@ -14,7 +14,15 @@ export const TOO_MANY_ENTRIES = `A list holds at most ${MAX_LIST_ENTRIES.toLocal
 
 /** Columns past this many in a row are not read (no list needs them; a sparse sheet stays small). */
 export const MAX_COLUMNS = 100;
-const MAX_CELL = 320;
+/** A longer cell is no entry (the longest address is 320 characters). */
+export const MAX_CELL = 320;
+// What a file may expand to once read: a workbook's cells can all repeat one long shared string.
+/** Cells read, over every row and sheet (a 100,000-row export with 20 columns fits). */
+export const MAX_CELLS = 2_000_000;
+/** Characters in the cells read (twice what a 10 MB CSV can hold). */
+export const MAX_CHARACTERS = 20_000_000;
+const TOO_MANY_CELLS = `The file holds too many cells: at most ${MAX_CELLS.toLocaleString("en-US")} are read. Keep only the columns you need, or split it.`;
+const TOO_MUCH_TEXT = `The file holds too much text: at most ${MAX_CHARACTERS.toLocaleString("en-US")} characters are read. Keep only the columns you need, or split it.`;
 // Something, "@", then a domain with a dot neither first nor last. The domain's first dot after its
 // first character is the one matched, so each character is matched one way only: linear time
 // (`[^@\s]+\.[^@\s]+` tries every dot of a cell like "a@....@", quadratic).
@@ -94,20 +102,26 @@ function addCell(column: Column, cell: string, entry: Entry | null): void {
 
 /**
  * Reads the rows (in batches) into entries; 400 for a file with no rows, no entry column or too
- * many entries.
+ * many entries, 413 past MAX_CELLS or MAX_CHARACTERS.
  */
 export async function listEntries(batches: AsyncIterable<ListRow[]>): Promise<ListEntries> {
   // Per table, its columns by position and how many rows it had.
   const tables: Column[][] = [];
   const rowsOf: number[] = [];
   let seenRows = 0;
+  let cellsRead = 0;
+  let characters = 0;
   for await (const rows of batches) {
     for (const { table, cells } of rows) {
       seenRows += 1;
       const first = (rowsOf[table] = (rowsOf[table] ?? 0) + 1) === 1;
       const columns = (tables[table] ??= []);
       const width = Math.min(cells.length, MAX_COLUMNS);
+      cellsRead += width;
+      if (cellsRead > MAX_CELLS) throw tooLarge(TOO_MANY_CELLS, { file: TOO_MANY_CELLS });
       for (let index = 0; index < width; index++) {
+        characters += cells[index].length;
+        if (characters > MAX_CHARACTERS) throw tooLarge(TOO_MUCH_TEXT, { file: TOO_MUCH_TEXT });
         const entry = readCell(cells[index]);
         const column = (columns[index] ??= newColumn());
         // A table's first row's cell that holds no entry names its column.
