@@ -18,8 +18,7 @@ const WORKER_HEAP_MB = 512;
 
 /** What a worker answers: the task's value, or the refusal (an AppError) it threw. */
 type Outcome<O> =
-  | { value: O }
-  | { refused: { status: number; message: string; errors?: Record<string, string> } };
+  { value: O } | { refused: { status: number; message: string; errors?: Record<string, string> } };
 type Task<I> = { input: I; started: MessagePort };
 
 let pool: Piscina | undefined;
@@ -40,7 +39,9 @@ function parsePool(): Piscina {
  * as a refusal (an error crossing threads loses its class). Tells the caller when it starts, so
  * the deadline leaves out the time spent queued behind other files.
  */
-export function workerTask<I, O>(parse: (input: I) => O | Promise<O>): (task: Task<I>) => Promise<Outcome<O>> {
+export function workerTask<I, O>(
+  parse: (input: I) => O | Promise<O>,
+): (task: Task<I>) => Promise<Outcome<O>> {
   return async ({ input, started }) => {
     started.postMessage("started");
     started.close();
