@@ -32,9 +32,10 @@ const HASH = /^[0-9a-f]{64}$/;
 // label holds a dot, so each is matched once: linear time.
 const DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
-export type Entry = { kind: "email" | "hash"; hash: string } | { kind: "domain"; domain: string };
+export type Entry =
+  { kind: "email"; address: string } | { kind: "hash"; hash: string } | { kind: "domain"; domain: string };
 
-/** One cell: an address (hashed), a SHA-256 hash (hex), a domain, or null. */
+/** One cell: an address (normalised, hashed once the list is read), a SHA-256 hash (hex), a domain, or null. */
 export function readCell(cell: string): Entry | null {
   let text = cell.trim().toLowerCase();
   if (!text || text.length > MAX_CELL) return null;
@@ -42,14 +43,14 @@ export function readCell(cell: string): Entry | null {
   // "Jane Doe <jane@acme.com>"
   if (text.endsWith(">") && text.includes("<")) text = text.slice(text.lastIndexOf("<") + 1, -1).trim();
   if (HASH.test(text)) return { kind: "hash", hash: text };
-  // Trimmed and lower-cased: the normalised form (normalizeEmail, lib/mail/address.ts) hashed.
-  if (ADDRESS.test(text)) return { kind: "email", hash: hash("sha256", text, "hex") };
+  if (ADDRESS.test(text)) return { kind: "email", address: text };
   const domain = text.replace(/^@/, "").replace(/^www\./, "");
   return DOMAIN.test(domain) ? { kind: "domain", domain } : null;
 }
 
 type Column = {
   header: string;
+  /** The addresses, normalised: each is hashed once, when the list is read. */
   emails: Set<string>;
   hashes: Set<string>;
   domains: Set<string>;
@@ -96,7 +97,8 @@ function addCell(column: Column, cell: string, entry: Entry | null): void {
     if (!full) column.domains.add(entry.domain);
   } else {
     column.emailCells += 1;
-    if (!full) column[entry.kind === "email" ? "emails" : "hashes"].add(entry.hash);
+    if (!full && entry.kind === "email") column.emails.add(entry.address);
+    if (!full && entry.kind === "hash") column.hashes.add(entry.hash);
   }
 }
 
@@ -144,7 +146,8 @@ export async function listEntries(batches: AsyncIterable<ListRow[]>): Promise<Li
   const emails = union((column) => column.emails);
   const given = union((column) => column.hashes);
   const domains = union((column) => column.domains);
-  const hashes = new Set([...emails, ...given]);
+  // Trimmed and lower-cased: the normalised form (normalizeEmail, lib/mail/address.ts) hashed.
+  const hashes = new Set([...[...emails].map((address) => hash("sha256", address, "hex")), ...given]);
   const entries = hashes.size + domains.size;
   if (entries > MAX_LIST_ENTRIES) throw badRequest(TOO_MANY_ENTRIES, { file: TOO_MANY_ENTRIES });
   return {
