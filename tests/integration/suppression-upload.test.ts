@@ -232,7 +232,12 @@ describe("refusing what is no list", () => {
     const zip = new ZipWriter(output);
     const bytes = buffer(output);
     zip.addStored("xl/worksheets/sheet1.xml", "<worksheet><sheetData/></worksheet>");
-    await zip.addDeflated("xl/sharedStrings.xml", [`<sst>${strings}</sst>`]);
+    await zip.addDeflated(
+      "xl/sharedStrings.xml",
+      (async function* () {
+        yield `<sst>${strings}</sst>`;
+      })(),
+    );
     zip.finish();
     output.end();
     const manyStrings = await upload(await bytes, "strings.xlsx");
