@@ -28,5 +28,6 @@ describe("parsing off the main thread", () => {
     expect(refused).toMatchObject({ status: 413, message: "Too complex" });
     expect(ticks).toBeGreaterThan(0);
     expect(await parseOffThread<string, number>(ENTRY, "again", tooComplex)).toBe(5);
-  });
+    // On a loaded machine the worker's 2 s of CPU time may take up to its 20 s on the clock.
+  }, 60_000);
 });
