@@ -1,6 +1,7 @@
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import regexp from "eslint-plugin-regexp";
 
 // The floors: app -> components -> lib/<domain> -> lib/db. A lower floor never imports a higher one,
 // the shared services (payments, mail) import no domain, and nothing imports in a loop.
@@ -50,6 +51,16 @@ export default defineConfig([
           ],
         },
       ],
+    },
+  },
+  // Patterns run on what visitors send: none may backtrack more than linearly (a quadratic pattern
+  // on a crafted cell freezes the server), checked by eslint-plugin-regexp.
+  {
+    files: ["app/**/*.{ts,tsx,mjs}", "lib/**/*.{ts,tsx,mjs}"],
+    plugins: { regexp },
+    rules: {
+      "regexp/no-super-linear-backtracking": "error",
+      "regexp/no-super-linear-move": "error",
     },
   },
   globalIgnores([

@@ -85,7 +85,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return {
     ...parsed,
     APP_SECRET: parsed.APP_SECRET ?? DEVELOPMENT_SECRET,
-    PUBLIC_BASE_URL: (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ""),
+    PUBLIC_BASE_URL: (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/(?<!\/)\/+$/, ""),
     paymentsTestMode: parsed.PAYMENTS_TEST_MODE === "1",
   };
 }

@@ -14,7 +14,8 @@ export function limitBucket(address: string): string {
   const plain = address
     .trim()
     .replace(/^\[|\]$/g, "")
-    .replace(/%.*$/, "");
+    // The zone ("fe80::1%eth0") left out.
+    .split("%", 1)[0];
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(plain);
   if (mapped && isIPv4(mapped[1])) return mapped[1];
   if (isIPv4(plain)) return plain;

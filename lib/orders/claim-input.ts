@@ -1,15 +1,11 @@
 import "server-only";
-import { text } from "node:stream/consumers";
+import { buffer } from "node:stream/consumers";
 import { AppError, badRequest, FileTooLargeError } from "@/lib/errors";
 import { assertWithinLimit } from "@/lib/limits/throttle";
 import { consumeFile, type FormBody, type UploadLimits } from "@/lib/limits/uploads";
+import { parseOffThread, tooComplexFile } from "@/lib/off-thread";
 import { fieldErrors } from "@/lib/schemas/common";
-import {
-  addressesInText,
-  MAX_REPORTED_ADDRESSES,
-  replacementBody,
-  TOO_MANY_ADDRESSES,
-} from "@/lib/schemas/orders";
+import { replacementBody } from "@/lib/schemas/orders";
 
 // Reads a replacement claim's addresses: JSON `{ emails: [...] }` or a CSV upload in the field
 // `file` (any cell holding an address counts). Both are bounded on their bytes: room for 20,000
@@ -41,15 +37,11 @@ async function addressesInUpload(body: FormBody, clientIp: string): Promise<stri
     { bucket: `claim-upload:${clientIp}`, ...CLAIM_UPLOADS },
     "Too many claim uploads from your address. Please try again later.",
   );
-  const content = await consumeFile(body, "file", "Choose a CSV file", text);
-  const addresses = addressesInText(content);
-  if (addresses.length === 0) {
-    throw badRequest("The file holds no email addresses", { file: "No email addresses found" });
-  }
-  if (new Set(addresses.map((address) => address.toLowerCase())).size > MAX_REPORTED_ADDRESSES) {
-    throw badRequest(TOO_MANY_ADDRESSES, { file: TOO_MANY_ADDRESSES });
-  }
-  return addresses;
+  const bytes = await consumeFile(body, "file", "Choose a CSV file", buffer);
+  // Read on a worker thread, within its deadline (lib/orders/claim-worker.ts).
+  return parseOffThread<Buffer, string[]>("lib/orders/claim-worker.ts", bytes, () =>
+    tooComplexFile("Upload only the addresses you report, one a line."),
+  );
 }
 
 /** The reported addresses as sent (not yet normalised); 400 when there are none or too many. */

@@ -46,7 +46,7 @@ export class NowPaymentsProvider implements PaymentProvider {
   ): Promise<unknown> {
     let response: Response;
     try {
-      response = await fetch(`${this.baseUrl.replace(/\/+$/, "")}${path}`, {
+      response = await fetch(`${this.baseUrl.replace(/(?<!\/)\/+$/, "")}${path}`, {
         method,
         headers: {
           "x-api-key": this.apiKey,

@@ -61,7 +61,8 @@ export const replacementBody = z.object({
 // linear in the text's length: a pattern searched across the whole text backtracks (quadratic on a
 // long run of letters). A cell longer than any address is no address.
 const CELL_SEPARATORS = /[\s"'`,;:<>()[\]]+/;
-const ADDRESS_CELL = /^[^@]+@[^@]+\.[^@]+$/;
+// The domain's first dot after its first character is the one matched: one way to match each cell.
+const ADDRESS_CELL = /^[^@]+@[^@][^@.]*\.[^@]+$/;
 const MAX_ADDRESS_LENGTH = 320;
 
 export function addressesInText(text: string): string[] {

@@ -3,13 +3,13 @@ import { createHash } from "node:crypto";
 import { buffer } from "node:stream/consumers";
 import { db, pool, type Tx } from "@/lib/db";
 import { AppError, FileTooLargeError, notFound } from "@/lib/errors";
+import { parseOffThread, tooComplexFile } from "@/lib/off-thread";
 import type { Caller } from "@/lib/limits/caller";
 import { CLOSED_STATUSES } from "@/lib/orders/status";
 import { assertWithinLimit } from "@/lib/limits/throttle";
 import { consumeFile, type FormBody, type UploadLimits } from "@/lib/limits/uploads";
 import type { SuppressionListAnswer } from "@/lib/schemas/suppression";
-import { listEntries } from "@/lib/suppression/entries";
-import { listRows } from "@/lib/suppression/read-file";
+import type { ListEntries } from "@/lib/suppression/entries";
 
 // Exclusion lists (docs/product-rules.md, "Exclusion lists"): read from an upload, kept as email
 // hashes and domains only, usable only from the address that uploaded them, and deleted by the
@@ -50,7 +50,12 @@ export async function createSuppressionList(body: FormBody, caller: Caller): Pro
     "Too many list uploads from your address. Please try again later.",
   );
   const bytes = await consumeFile(body, "file", "Choose a CSV, XLSX or text file", buffer);
-  const { hashes, domains, counts } = await listEntries(listRows(bytes));
+  // Read on a worker thread, within its deadline (lib/suppression/list-worker.ts).
+  const { hashes, domains, counts } = await parseOffThread<Buffer, ListEntries>(
+    "lib/suppression/list-worker.ts",
+    bytes,
+    () => tooComplexFile("Save the list as .csv, or keep only the columns you need."),
+  );
   const expiresAt = new Date(Date.now() + LIST_HOURS * HOUR_MS);
   // The digests as hex (decoded in SQL): one row holds the whole list.
   const { rows } = await pool().query<{ id: string }>(

@@ -2,18 +2,20 @@ import "server-only";
 import type { Readable } from "node:stream";
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 import yauzl, { type Entry, type ZipFile } from "yauzl";
-import { AppError, badRequest } from "@/lib/errors";
-import { MAX_COLUMNS, type ListRow } from "@/lib/suppression/entries";
+import { AppError, badRequest, tooLarge } from "@/lib/errors";
+import { MAX_CELL, MAX_COLUMNS, type ListRow } from "@/lib/suppression/entries";
 
 // The cells of an uploaded XLSX workbook, a sheet at a time, as text. A workbook is a zip of XML
 // parts: a small file can inflate to gigabytes, so every part's declared size is bounded before it
 // is opened, and yauzl stops a part that inflates past its declared size. Shared strings are read
-// first, whatever their place in the zip; each sheet is then parsed as it inflates (saxes).
+// first, whatever their place in the zip; each sheet is then parsed as it inflates (saxes). A
+// cell's text is kept only up to one character past the longest entry: a longer cell is no entry.
 
-/** The most one part (a sheet, the shared strings) and the whole workbook may inflate to. */
-const MAX_PART_BYTES = 64 * 1024 * 1024;
-const MAX_WORKBOOK_BYTES = 128 * 1024 * 1024;
+/** The most the workbook (and so any one part: a sheet, the shared strings) may inflate to. */
+export const MAX_WORKBOOK_BYTES = 64 * 1024 * 1024;
+export const MAX_SHARED_STRINGS = 1_000_000;
 const MAX_PARTS = 1000;
+const TOO_MANY_STRINGS = `The XLSX file holds too many different texts: at most ${MAX_SHARED_STRINGS.toLocaleString("en-US")} are read. Save the list as .csv, or keep only the columns you need.`;
 const SHEET = /^xl\/worksheets\/[^/]+\.xml$/i;
 const SHARED_STRINGS = "xl/sharedStrings.xml";
 
@@ -95,7 +97,7 @@ function sharedStringsOf(parser: SaxesParser): () => string[] {
     else if (name === "t") capture = phonetic === 0;
   });
   parser.on("text", (value) => {
-    if (capture && text !== null) text += value;
+    if (capture && text !== null && text.length <= MAX_CELL) text += value;
   });
   parser.on("closetag", (tag) => {
     const name = localName(tag.name);
@@ -141,7 +143,7 @@ function sheetRowsOf(shared: string[]): (parser: SaxesParser) => () => string[][
       else if (name === "v" || name === "t") capture = phonetic === 0;
     });
     parser.on("text", (value) => {
-      if (capture) text += value;
+      if (capture && text.length <= MAX_CELL) text += value;
     });
     parser.on("closetag", (tag) => {
       const name = localName(tag.name);
@@ -171,12 +173,17 @@ export async function* xlsxRows(bytes: Buffer): AsyncGenerator<ListRow[]> {
       .sort((a, b) => a.fileName.localeCompare(b.fileName, "en", { numeric: true }));
     if (sheets.length === 0) throw unreadable("no worksheet");
     const declared = parts.reduce((sum, entry) => sum + entry.uncompressedSize, 0);
-    if (parts.some((entry) => entry.uncompressedSize > MAX_PART_BYTES) || declared > MAX_WORKBOOK_BYTES) {
+    if (declared > MAX_WORKBOOK_BYTES) {
       throw unreadable("it inflates to more than a list can hold");
     }
     const shared: string[] = [];
     const strings = entries.get(SHARED_STRINGS);
-    if (strings) for await (const items of parsePart(zip, strings, sharedStringsOf)) shared.push(...items);
+    if (strings) {
+      for await (const items of parsePart(zip, strings, sharedStringsOf)) {
+        shared.push(...items);
+        if (shared.length > MAX_SHARED_STRINGS) throw tooLarge(TOO_MANY_STRINGS, { file: TOO_MANY_STRINGS });
+      }
+    }
     for (const [table, sheet] of sheets.entries()) {
       for await (const rows of parsePart(zip, sheet, sheetRowsOf(shared))) {
         if (rows.length) yield rows.map((cells) => ({ table, cells }));

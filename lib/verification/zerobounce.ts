@@ -87,8 +87,8 @@ export class ZeroBounce {
   private readonly bulkApiUrl: string;
 
   constructor(private readonly options: ZeroBounceOptions) {
-    this.apiUrl = (options.apiUrl ?? ZEROBOUNCE_API_URL).replace(/\/+$/, "");
-    this.bulkApiUrl = (options.apiUrl ?? ZEROBOUNCE_BULK_API_URL).replace(/\/+$/, "");
+    this.apiUrl = (options.apiUrl ?? ZEROBOUNCE_API_URL).replace(/(?<!\/)\/+$/, "");
+    this.bulkApiUrl = (options.apiUrl ?? ZEROBOUNCE_BULK_API_URL).replace(/(?<!\/)\/+$/, "");
   }
 
   /** One address (GET /validate). */

@@ -4,6 +4,7 @@
 // and delete, the dashboard's rate, and the response time of a 1,000-address claim on a premium order.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromAddress } from "../support/client";
+import { worstClaimCsv } from "../support/nasty-cells";
 import { call, callJson } from "../support/routes";
 import { startTestStore } from "../support/store";
 import { csvUpload } from "./admin-helpers";
@@ -350,6 +351,26 @@ describe("the 5% threshold", () => {
     const empty = await claim(await buy(category), csvUpload("a,b\n1,2\n"));
     expect(empty.status).toBe(400);
     expect(empty.body.message).toBe("The file holds no email addresses");
+  });
+
+  it("reads a 10 MB file of near-addresses on a worker and refuses it; the order stays claimable", async () => {
+    const key = await buy(category);
+    const worst = await claim(key, csvUpload(worstClaimCsv().toString(), "file", "worst.csv"));
+    expect(worst.status).toBe(400);
+    expect(worst.body).toMatchObject({
+      message: "The file holds no email addresses",
+      errors: { file: "No email addresses found" },
+    });
+    const distinct = Array.from({ length: 20_001 }, (_, i) => `p${i}@x.co`).join("\n");
+    const tooMany = await claim(key, csvUpload(distinct));
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.message).toBe("At most 20,000 addresses can be reported in one claim");
+    // An address repeated in any case counts once.
+    const rows = (await orderRows(key)).slice(0, 60).map((row) => row.email);
+    const repeated = [...rows, ...rows.map((email) => email.toUpperCase())].join("\n");
+    const answer = await claim(key, csvUpload(repeated));
+    expect(answer.status).toBe(201);
+    expect(answer.body).toMatchObject({ reported: 60, counted: 60 });
   });
 
   it("limits claim uploads per client address: the eleventh in an hour is 429 with Retry-After", async () => {

@@ -9,6 +9,7 @@ import { buffer } from "node:stream/consumers";
 import ExcelJS from "exceljs";
 import { afterAll, describe, expect, it } from "vitest";
 import { fromAddress } from "../support/client";
+import { worstCsv, worstSmallXlsx, worstXlsx } from "../support/nasty-cells";
 import { callJson } from "../support/routes";
 import { startTestStore } from "../support/store";
 import { fileHead, multipart, MULTIPART } from "../support/uploads";
@@ -193,6 +194,55 @@ describe("refusing what is no list", () => {
     const answer = await upload(file, "bomb.xlsx");
     expect(answer.status).toBe(400);
     expect(answer.body.message).toContain("inflates to more than a list can hold");
+  });
+
+  it("refuses the worst files known at their caps, and the same address uploads a list next", async () => {
+    const address = "10.23.0.1";
+    // 6.26 million cells that all repeat one 320-character near-address: 389 KB, 126 MB of XML.
+    const big = await upload(worstXlsx(), "worst.xlsx", address);
+    expect(big.status).toBe(400);
+    expect(big.body.message).toContain("inflates to more than a list can hold");
+    // Half a million of them (31 KB, 10.5 MB of XML): 160 million characters.
+    const small = await upload(worstSmallXlsx(), "worst-small.xlsx", address);
+    expect(small.status).toBe(413);
+    expect(small.body.message).toBe(
+      "The file holds too much text: at most 20,000,000 characters are read. Keep only the columns you need, or split it.",
+    );
+    expect(small.body.errors).toEqual({ file: small.body.message });
+    // 10 MB of them in a CSV: read in linear time, and none is an entry.
+    const csv = await upload(worstCsv(), "worst.csv", address);
+    expect(csv.status).toBe(400);
+    expect(csv.body.message).toBe("No column of this file holds email addresses, domains or SHA-256 hashes");
+    const after = await upload("ada@engines.co.uk", "list.txt", address);
+    expect(after.status).toBe(201);
+    expect(await storedHashes(after.body.suppressionListId)).toEqual([sha("ada@engines.co.uk")]);
+  });
+
+  it("reads at most 2,000,000 cells and 1,000,000 shared strings", async () => {
+    // 20,001 rows of an address and 99 more cells: one row past the cap.
+    const row = `ada@engines.co.uk${",x".repeat(99)}\n`;
+    const cells = await upload(row.repeat(20_001));
+    expect(cells.status).toBe(413);
+    expect(cells.body.message).toBe(
+      "The file holds too many cells: at most 2,000,000 are read. Keep only the columns you need, or split it.",
+    );
+    expect((await upload(row.repeat(20_000))).status).toBe(201);
+    const strings = Array.from({ length: 1_000_001 }, (_, i) => `<si><t>${i}</t></si>`).join("");
+    const output = new PassThrough();
+    const zip = new ZipWriter(output);
+    const bytes = buffer(output);
+    zip.addStored("xl/worksheets/sheet1.xml", "<worksheet><sheetData/></worksheet>");
+    await zip.addDeflated(
+      "xl/sharedStrings.xml",
+      (async function* () {
+        yield `<sst>${strings}</sst>`;
+      })(),
+    );
+    zip.finish();
+    output.end();
+    const manyStrings = await upload(await bytes, "strings.xlsx");
+    expect(manyStrings.status).toBe(413);
+    expect(manyStrings.body.message).toContain("too many different texts: at most 1,000,000 are read");
   });
 
   it("answers 413 past 10 MB, 400 without a file, and 415 for another body", async () => {

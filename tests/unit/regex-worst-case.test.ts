@@ -1,7 +1,9 @@
 // Every regular expression that runs on what a visitor sends (claims, custom requests and their
 // file names, imports, order lookups, privacy requests, client addresses, exclusion lists) fed a 1 MB worst case:
 // each must finish within a second, i.e. in linear time. A pattern that backtracks takes minutes
-// here and freezes the whole server in production (a single-threaded event loop).
+// here and freezes the whole server in production (a single-threaded event loop). The proof that
+// holds for every pattern, without a clock, is the lint rules: run here over app/ and lib/.
+import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 import { addressFrom, limitBucket } from "@/lib/api/client-address";
 import { attachmentHeaders } from "@/lib/api/attachment";
@@ -12,6 +14,7 @@ import { customRequestSchema, fileExtension } from "@/lib/schemas/custom-request
 import { addressesInText, orderKeyParams, orderLookupBody, replacementBody } from "@/lib/schemas/orders";
 import { privacyRequestBody } from "@/lib/schemas/privacy";
 import { readCell } from "@/lib/suppression/entries";
+import { WORST_CELL } from "../support/nasty-cells";
 
 const MB = 1024 * 1024;
 const repeat = (unit: string) => unit.repeat(Math.ceil(MB / unit.length));
@@ -33,6 +36,9 @@ const WORST = [
   `a${repeat(". ")}b`,
   `${repeat("a@b.c")}@`,
   `::ffff:${repeat("1.")}`,
+  // An exclusion list's longest cell that almost holds an address, then a million of them.
+  WORST_CELL,
+  repeat(WORST_CELL),
 ];
 
 function timed(run: () => unknown): number {
@@ -68,6 +74,21 @@ const cases: [string, (input: string) => unknown][] = [
 ];
 
 describe("regular expressions on visitor input", () => {
+  it("none in app/ or lib/ backtracks or moves super-linearly (eslint-plugin-regexp)", async () => {
+    const rules = ["regexp/no-super-linear-backtracking", "regexp/no-super-linear-move"];
+    const eslint = new ESLint({ ruleFilter: ({ ruleId }) => rules.includes(ruleId) });
+    const results = await eslint.lintFiles(["app", "lib"]);
+    const found = results.flatMap((result) =>
+      result.messages.map(
+        (message) => `${result.filePath}:${message.line} ${message.ruleId ?? message.message}`,
+      ),
+    );
+    expect(found).toEqual([]);
+    // The rules are on: they are what the check above relies on.
+    const config = await eslint.calculateConfigForFile("lib/suppression/entries.ts");
+    for (const rule of rules) expect(config.rules[rule]).toEqual([2]);
+  }, 120_000);
+
   for (const [name, run] of cases) {
     it(`${name} reads 1 MB worst cases in linear time`, () => {
       for (const input of WORST) expect(timed(() => run(input))).toBeLessThan(1000);

@@ -1,0 +1,10 @@
+import { badRequest } from "@/lib/errors";
+import { workerTask } from "@/lib/off-thread";
+
+// A worker entry for tests/integration/off-thread.test.ts: "spin" never returns (a file whose
+// reading never ends), "refuse" is refused as a bad file is; anything else answers its length.
+export default workerTask((input: string): number => {
+  if (input === "spin") for (;;);
+  if (input === "refuse") throw badRequest("Refused", { file: "Refused" });
+  return input.length;
+});
