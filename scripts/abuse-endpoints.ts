@@ -38,7 +38,7 @@ export type AbuseInput = {
   name: string;
   /** The input, in words. */
   worst: string;
-  /** Workers sending at once, each from its own client address. */
+  /** Workers sending at once, each from its own client address (unless a request names one). */
   clients: number;
   /** Requests in all (the burst also stops after the bench's time bound). */
   requests: number;
