@@ -187,6 +187,8 @@ const ipnBody = once(() => {
   for (let index = 0; JSON.stringify(keys).length < 63 * 1024; index++) keys[`k${index}`] = index;
   return JSON.stringify(keys);
 });
+/** 64 KB of nested arrays: parsed fine, then too deep for the recursive key sort. */
+const deepIpnBody = once(() => `${"[".repeat(32 * 1024)}${"]".repeat(32 * 1024)}`);
 const testPayForm = once(() => `action=pay&${"x=1&".repeat((10 * 1024 * 1024) / 4)}`);
 
 /** A wide segment: up to 12 values of every facet (52 in all, of the 60 a query may name). */
@@ -478,6 +480,18 @@ export const ABUSE_ENDPOINTS: AbuseEntry[] = [
           path: "/api/payment/ipn",
           headers: { "content-type": "application/json", "x-nowpayments-sig": "ab".repeat(64) },
           body: ipnBody(),
+        }),
+      },
+      {
+        name: "ipn_deep_nesting",
+        worst: "32,768 nested arrays (64 KB) with a well-formed wrong signature",
+        clients: 4,
+        requests: 100,
+        build: () => ({
+          method: "POST",
+          path: "/api/payment/ipn",
+          headers: { "content-type": "application/json", "x-nowpayments-sig": "ab".repeat(64) },
+          body: deepIpnBody(),
         }),
       },
     ],
