@@ -296,9 +296,8 @@ async function abuse(
   context: AbuseContext,
   entryIndex: number,
   input: AbuseInput,
-): Promise<{ sent: Sent[]; cpu: number; from: number; busy: boolean; checked: number }> {
+): Promise<{ sent: Sent[]; cpu: number; from: number; busy: boolean }> {
   const pid = server.process.pid!;
-  const providerCalls = zerobounce.calls.length;
   // Made before the clock starts: the files are the bench's cost, not the server's.
   const requests = Array.from({ length: input.requests }, (_, index) => input.build(context, index));
   const from = performance.now();
@@ -314,10 +313,7 @@ async function abuse(
     }),
   );
   const quiet = await drained(pid);
-  const checked = zerobounce.calls
-    .slice(providerCalls)
-    .reduce((sum, call) => sum + Number(call.split(":")[1]), 0);
-  return { sent, cpu: cpuMs(pid) - cpuBefore, from, busy: !quiet, checked };
+  return { sent, cpu: cpuMs(pid) - cpuBefore, from, busy: !quiet };
 }
 
 const endpointName = (entry: AbuseEntry) =>
@@ -370,7 +366,7 @@ try {
           `(${answers(run.sent)}); request p50 ${percentile(times, 0.5).toFixed(0)} ms, p95 ${percentile(times, 0.95).toFixed(0)} ms; ` +
           `server CPU ${result.cpuPerRequest.toFixed(1)} ms a request; /api/health p95 ${result.healthP95.toFixed(0)} ms, ` +
           `max ${Math.max(0, ...health).toFixed(0)} ms` +
-          `${run.checked ? `; ${run.checked} addresses sent to the email provider` : ""}${run.busy ? `; still busy ${DRAIN_MS / 1000} s after: restarted, the CPU figure is a floor` : ""}`,
+          `${run.busy ? `; still busy ${DRAIN_MS / 1000} s after: restarted, the CPU figure is a floor` : ""}`,
       );
       if (run.busy) {
         await pool.query(
@@ -401,6 +397,9 @@ try {
     `/api/health quiet: p50 ${percentile(quiet, 0.5).toFixed(1)} ms, p95 ${quietP95.toFixed(1)} ms over ${quiet.length} probes; ` +
       `under abuse the worst p95 was ${worst.healthP95.toFixed(0)} ms, during ${worst.input.name}`,
   );
+  // Claims check their addresses in the background, so the calls are counted for the whole run.
+  const checked = zerobounce.calls.reduce((sum, call) => sum + Number(call.split(":")[1]), 0);
+  console.log(`Addresses sent to the email provider during the run: ${checked.toLocaleString("en-US")}`);
   console.log("");
   console.log(`ratio health_p95_under_abuse_vs_quiet=${(worst.healthP95 / quietP95).toFixed(2)}`);
   for (const entry of ABUSE_ENDPOINTS.filter((one) => results.some((result) => result.entry === one))) {
