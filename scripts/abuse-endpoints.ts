@@ -1,0 +1,624 @@
+// The abuse benchmark's table (scripts/bench-abuse.ts): for every public route and method under
+// app/api, the worst input we know and how to send it, or, for a route that reads nothing a
+// visitor controls beyond a small bounded query, why a plain burst is its worst. The unit test
+// tests/unit/abuse-coverage.test.ts fails when a public route has no entry here, so a new
+// endpoint cannot ship without its cost being measured. Importing this module builds nothing:
+// the files are made when a request asks for them.
+import { Buffer } from "node:buffer";
+import { crc32, deflateRawSync } from "node:zlib";
+import { FACETS, VOCABULARIES } from "../lib/segments/vocabularies";
+
+/** What the bench's setup made, which the requests name. */
+export type AbuseContext = {
+  /** The demo's largest category (USA leads). */
+  categoryId: string;
+  /** A sellable lead's id. */
+  leadId: string;
+  /** A paid premium order's download key, and the addresses it delivered. */
+  paidKey: string;
+  paidEmails: string[];
+  /** An unpaid order's key and its test invoice id. */
+  openKey: string;
+  openInvoiceId: string;
+  /** 100,000-entry exclusion lists, each usable only from the address that uploaded it. */
+  lists: { id: string; address: string }[];
+};
+
+/** One request: `address` (when given) replaces the worker's own client address. */
+export type AbuseRequest = {
+  method: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  body?: Buffer | string;
+  address?: string;
+};
+
+export type AbuseInput = {
+  /** Its name in the report: `[a-z0-9_]+`. */
+  name: string;
+  /** The input, in words. */
+  worst: string;
+  /** Workers sending at once, each from its own client address (unless a request names one). */
+  clients: number;
+  /** Requests in all (the burst also stops after the bench's time bound). */
+  requests: number;
+  build: (context: AbuseContext, index: number) => AbuseRequest;
+};
+
+export type AbuseEntry = {
+  method: "GET" | "POST";
+  /** As tests/support/api-routes.ts writes it: `/api/orders/{key}`. */
+  path: string;
+  /** Set when the route reads nothing a visitor controls beyond a small bounded query: why. */
+  bounded?: string;
+  inputs: AbuseInput[];
+};
+
+// ---- The worst files we know (issue 30's review) -------------------------------------------------
+
+/** 320 characters, the longest cell a list or claim reads: quadratic for `[^@]+@[^@]+\.[^@]+`. */
+export const DOTS_CELL = `a@${".".repeat(317)}@`;
+
+/** A CSV of DOTS_CELL lines, `bytes` long at most. */
+export function dotsCsv(bytes: number): Buffer {
+  return Buffer.from(`${DOTS_CELL}\n`.repeat(Math.floor(bytes / (DOTS_CELL.length + 1))));
+}
+
+/** A zip (deflated at `level`) of the given files: the least an XLSX reader needs. */
+function zip(files: { name: string; data: Buffer }[], level: number): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const file of files) {
+    const name = Buffer.from(file.name);
+    const packed = deflateRawSync(file.data, { level });
+    const crc = crc32(file.data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(file.data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(packed.length, 20);
+    central.writeUInt32LE(file.data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, packed);
+    centrals.push(central, name);
+    offset += local.length + name.length + packed.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+/**
+ * A workbook whose every cell points to one shared string, DOTS_CELL: `sheets` sheets of `rows`
+ * rows of 100 cells (the most a list reads of a row). 2 sheets of 31,300 rows are the review's
+ * 6.26M cells in 389 KB, each sheet just under the 64 MB a part may inflate to; 1 sheet of
+ * 5,000 rows is its 31 KB variant.
+ */
+export function sharedCellsXlsx(sheets: number, rows: number): Buffer {
+  const row = `<row>${'<c t="s"><v>0</v></c>'.repeat(100)}</row>`;
+  const sheet = Buffer.from(
+    `<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${row.repeat(rows)}</sheetData></worksheet>`,
+  );
+  const strings = Buffer.from(
+    `<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" uniqueCount="1"><si><t>${DOTS_CELL}</t></si></sst>`,
+  );
+  return zip(
+    [
+      { name: "xl/sharedStrings.xml", data: strings },
+      ...Array.from({ length: sheets }, (_, index) => ({
+        name: `xl/worksheets/sheet${index + 1}.xml`,
+        data: sheet,
+      })),
+    ],
+    9,
+  );
+}
+
+// ---- Request helpers -------------------------------------------------------------------------------
+
+const BOUNDARY = "----leadmarket-bench-abuse";
+
+/** A multipart body of text fields and files. */
+export function multipart(
+  fields: Record<string, string>,
+  files: { field: string; name: string; type: string; data: Buffer }[],
+): { headers: Record<string, string>; body: Buffer } {
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
+  }
+  for (const file of files) {
+    parts.push(
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from("\r\n"),
+    );
+  }
+  parts.push(Buffer.from(`--${BOUNDARY}--\r\n`));
+  return {
+    headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+    body: Buffer.concat(parts),
+  };
+}
+
+const json = (method: "POST", path: string, value: unknown): AbuseRequest => ({
+  method,
+  path,
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(value),
+});
+
+/** Made once, on first use: the files are large and most runs of the table never need them. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
+const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+const bigXlsx = once(() => sharedCellsXlsx(2, 31_300));
+const smallXlsx = once(() => sharedCellsXlsx(1, 5_000));
+const listCsv = once(() => dotsCsv(10 * 1024 * 1024));
+const claimCsv = once(() => dotsCsv(10 * 1024 * 1024));
+const requestFile = once(() => Buffer.alloc(10 * 1024 * 1024, "lead,company\n"));
+const ipnBody = once(() => {
+  // 64 KB of keys: what the signature check sorts and hashes twice before it can refuse.
+  const keys: Record<string, number> = {};
+  for (let index = 0; JSON.stringify(keys).length < 63 * 1024; index++) keys[`k${index}`] = index;
+  return JSON.stringify(keys);
+});
+/** 64 KB of nested arrays: parsed fine, then too deep for the recursive key sort. */
+const deepIpnBody = once(() => `${"[".repeat(32 * 1024)}${"]".repeat(32 * 1024)}`);
+const testPayForm = once(() => `action=pay&${"x=1&".repeat((10 * 1024 * 1024) / 4)}`);
+
+/** A wide segment: up to 12 values of every facet (52 in all, of the 60 a query may name). */
+const WIDE_SEGMENT = FACETS.map(
+  (facet) => `&${facet}=${encodeURIComponent(VOCABULARIES[facet].slice(0, 12).join(","))}`,
+).join("");
+/** Narrow segments, each a different answer about a list's matches (the review's oracle). */
+const SEGMENTS = [
+  "",
+  "&region=WA",
+  ...FACETS.slice(1).map((facet) => `&${facet}=${encodeURIComponent(VOCABULARIES[facet][0])}`),
+  WIDE_SEGMENT,
+];
+
+const uuid = (index: number) => `00000000-0000-4000-8000-${index.toString(16).padStart(12, "0")}`;
+
+// ---- The table -------------------------------------------------------------------------------------
+
+export const ABUSE_ENDPOINTS: AbuseEntry[] = [
+  {
+    method: "POST",
+    path: "/api/admin/login",
+    inputs: [
+      {
+        name: "login_unknown_emails",
+        worst: "wrong passwords for a new email each time: every attempt costs a bcrypt comparison (cost 12)",
+        clients: 8,
+        requests: 40,
+        build: (_, index) =>
+          json("POST", "/api/admin/login", { email: `guess${index}@example.com`, password: "x".repeat(72) }),
+      },
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/categories",
+    bounded: "no input: the catalogue from the cache",
+    inputs: [
+      {
+        name: "categories",
+        worst: "a burst",
+        clients: 8,
+        requests: 400,
+        build: () => ({ method: "GET", path: "/api/categories" }),
+      },
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/categories/{id}",
+    bounded: "a uuid: one row by its key",
+    inputs: [
+      {
+        name: "category",
+        worst: "a burst, known and unknown ids",
+        clients: 8,
+        requests: 400,
+        build: (context, index) => ({
+          method: "GET",
+          path: `/api/categories/${index % 2 ? context.categoryId : uuid(index)}`,
+        }),
+      },
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/categories/{id}/segment",
+    inputs: [
+      {
+        name: "segment_counts",
+        worst: "52 filter values over every facet, and narrow segments",
+        clients: 8,
+        requests: 400,
+        build: (context, index) => ({
+          method: "GET",
+          path: `/api/categories/${context.categoryId}/segment?location=USA${SEGMENTS[index % SEGMENTS.length]}`,
+        }),
+      },
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/custom-request",
+    inputs: [
+      {
+        name: "custom_request_5x10mb",
+        worst: "5 CSV files of 10 MB, the most one request may carry",
+        clients: 4,
+        requests: 4,
+        build: (_, index) => ({
+          method: "POST",
+          path: "/api/custom-request",
+          ...multipart(
+            { name: `Bench ${index}`, email: `bench-${index}@example.com`, platforms: "linkedin" },
+            Array.from({ length: 5 }, (__, file) => ({
+              field: "files",
+              name: `leads-${file}.csv`,
+              type: "text/csv",
+              data: requestFile(),
+            })),
+          ),
+        }),
+      },
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/health",
+    bounded: "no input: one SELECT 1 (the probe itself)",
+    inputs: [
+      {
+        name: "health",
+        worst: "a burst",
+        clients: 8,
+        requests: 400,
+        build: () => ({ method: "GET", path: "/api/health" }),
+      },
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/leads",
+    inputs: [
+      {
+        name: "leads_deep_page",
+        worst: "page 1000 of 100 (the deepest page the query allows: an OFFSET of 99,900 leads)",
+        clients: 8,
+        requests: 80,
+        build: () => ({ method: "GET", path: "/api/leads?page=1000&pageSize=100" }),
+      },
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/leads/{id}",
+    bounded: "a numeric id: one row by its key",
+    inputs: [
+      {
+        name: "lead",
+        worst: "a burst, known and unknown ids",
+        clients: 8,
+        requests: 400,
+        build: (context, index) => ({
+          method: "GET",
+          path: `/api/leads/${index % 2 ? context.leadId : 900_000_000 + index}`,
+        }),
+      },
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/leads/download/{key}",
+    inputs: [
+      {
+        name: "download_premium_xlsx",
+        worst: "a paid premium order (20,000 leads) as XLSX, the costlier format",
+        clients: 4,
+        requests: 8,
+        build: (context) => ({ method: "GET", path: `/api/leads/download/${context.paidKey}?format=xlsx` }),
+      },
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/leads/filter",
+    inputs: [
+      {
+        name: "leads_filter_deep_page",
+        worst: "the largest category's page 1000 of 100 in the USA",
+        clients: 8,
+        requests: 80,
+        build: (context) => ({
+          method: "GET",
+          path: `/api/leads/filter?category=${context.categoryId}&location=USA&page=1000&pageSize=100`,
+        }),
+      },
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/orders/{key}",
+    bounded: "a key: one order by its key",
+    inputs: [
+      {
+        name: "order_summary",
+        worst: "a burst, the paid order's key and unknown ones",
+        clients: 8,
+        requests: 200,
+        build: (context, index) => ({
+          method: "GET",
+          path: `/api/orders/${index % 2 ? context.paidKey : `${context.paidKey.slice(0, -4)}${(index % 10_000).toString().padStart(4, "0")}`}`,
+        }),
+      },
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/orders/{key}/cancel",
+    bounded: "a key, no body: one unpaid order by its key",
+    inputs: [
+      {
+        name: "order_cancel",
+        worst: "a burst on the open order's key",
+        clients: 8,
+        requests: 200,
+        build: (context) => ({ method: "POST", path: `/api/orders/${context.openKey}/cancel` }),
+      },
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/orders/{key}/replacement",
+    inputs: [
+      {
+        name: "claim_dots_csv",
+        worst: "a 10 MB claim CSV of 320-character cells (a@, 317 dots, @) with the paid key",
+        clients: 4,
+        requests: 4,
+        build: (context) => ({
+          method: "POST",
+          path: `/api/orders/${context.paidKey}/replacement`,
+          ...multipart({}, [{ field: "file", name: "claim.csv", type: "text/csv", data: claimCsv() }]),
+        }),
+      },
+      {
+        name: "claim_json_1000",
+        worst:
+          "JSON claims of 1,000 of the order's addresses, again and again (each checked with the provider)",
+        clients: 4,
+        requests: 20,
+        build: (context) =>
+          json("POST", `/api/orders/${context.paidKey}/replacement`, {
+            emails: context.paidEmails.slice(0, 1000),
+          }),
+      },
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/orders/lookup",
+    bounded: "one email in a small JSON body (always 202)",
+    inputs: [
+      {
+        name: "order_lookup",
+        worst: "a burst, a new email each time",
+        clients: 8,
+        requests: 200,
+        build: (_, index) => json("POST", "/api/orders/lookup", { email: `buyer${index}@example.com` }),
+      },
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/payment/create",
+    inputs: [
+      {
+        name: "create_with_list",
+        worst:
+          "a premium order with a 100,000-entry exclusion list and a narrow segment, from the list's owner",
+        clients: 4,
+        requests: 12,
+        build: (context, index) => {
+          const list = context.lists[index % context.lists.length];
+          return {
+            ...json("POST", "/api/payment/create", {
+              categoryId: context.categoryId,
+              packageType: index % 2 ? "premium" : "starter",
+              location: "USA",
+              segment: index % 2 ? undefined : { region: ["WA"] },
+              suppressionListId: list.id,
+            }),
+            address: list.address,
+          };
+        },
+      },
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/payment/ipn",
+    inputs: [
+      {
+        name: "ipn_64kb_keys",
+        worst: "a 64 KB JSON body of keys with a well-formed wrong signature (sorted and hashed twice)",
+        clients: 4,
+        requests: 200,
+        build: () => ({
+          method: "POST",
+          path: "/api/payment/ipn",
+          headers: { "content-type": "application/json", "x-nowpayments-sig": "ab".repeat(64) },
+          body: ipnBody(),
+        }),
+      },
+      {
+        name: "ipn_deep_nesting",
+        worst: "32,768 nested arrays (64 KB) with a well-formed wrong signature",
+        clients: 4,
+        requests: 100,
+        build: () => ({
+          method: "POST",
+          path: "/api/payment/ipn",
+          headers: { "content-type": "application/json", "x-nowpayments-sig": "ab".repeat(64) },
+          body: deepIpnBody(),
+        }),
+      },
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/payment/status/{id}",
+    bounded: "an id of at most 128 characters: one order by its keys",
+    inputs: [
+      {
+        name: "payment_status",
+        worst: "a burst, unknown ids with an NP_id",
+        clients: 8,
+        requests: 200,
+        build: (context, index) => ({
+          method: "GET",
+          path: `/api/payment/status/${index % 2 ? context.openKey : `test_${index.toString(16).padStart(16, "0")}`}?NP_id=${index}`,
+        }),
+      },
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/payment/test/{id}",
+    inputs: [
+      {
+        name: "test_pay_10mb_form",
+        worst: "a 10 MB form body to an open test invoice (the demo runs in test mode): read whole",
+        clients: 4,
+        requests: 8,
+        build: (context) => ({
+          method: "POST",
+          path: `/api/payment/test/${context.openInvoiceId}`,
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: testPayForm(),
+        }),
+      },
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/privacy/requests",
+    bounded: "one email and a kind in a small JSON body (always 202)",
+    inputs: [
+      {
+        name: "privacy_request",
+        worst: "a burst, a new email each time",
+        clients: 8,
+        requests: 200,
+        build: (_, index) =>
+          json("POST", "/api/privacy/requests", { email: `person${index}@example.com`, kind: "erasure" }),
+      },
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/privacy/requests/confirm",
+    bounded: "one token in a small JSON body",
+    inputs: [
+      {
+        name: "privacy_confirm",
+        worst: "a burst of forged tokens",
+        clients: 8,
+        requests: 200,
+        build: (_, index) =>
+          json("POST", "/api/privacy/requests/confirm", { token: `${"a".repeat(200)}.${index}` }),
+      },
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/suppression-lists",
+    inputs: [
+      {
+        name: "list_xlsx_6m_shared_cells",
+        worst:
+          "a 389 KB XLSX whose 6.26M cells all point to one shared string of 320 characters (a@, 317 dots, @)",
+        clients: 4,
+        requests: 4,
+        build: () => ({
+          method: "POST",
+          path: "/api/suppression-lists",
+          ...multipart({}, [{ field: "file", name: "list.xlsx", type: XLSX, data: bigXlsx() }]),
+        }),
+      },
+      {
+        name: "list_xlsx_500k_shared_cells",
+        worst: "its 31 KB variant: 500,000 such cells",
+        clients: 4,
+        requests: 8,
+        build: () => ({
+          method: "POST",
+          path: "/api/suppression-lists",
+          ...multipart({}, [{ field: "file", name: "list.xlsx", type: XLSX, data: smallXlsx() }]),
+        }),
+      },
+      {
+        name: "list_dots_csv",
+        worst: "a 10 MB CSV of the same 320-character cells",
+        clients: 4,
+        requests: 4,
+        build: () => ({
+          method: "POST",
+          path: "/api/suppression-lists",
+          ...multipart({}, [{ field: "file", name: "list.csv", type: "text/csv", data: listCsv() }]),
+        }),
+      },
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/suppression-lists/{id}/availability",
+    inputs: [
+      {
+        name: "availability_100k_list",
+        worst: "a 100,000-entry list, 40 at once from its owner, per facet (the review's oracle walk)",
+        clients: 40,
+        requests: 80,
+        build: (context, index) => {
+          const list = context.lists[0];
+          return {
+            method: "GET",
+            path: `/api/suppression-lists/${list.id}/availability?categoryId=${context.categoryId}&location=USA${SEGMENTS[index % SEGMENTS.length]}`,
+            address: list.address,
+          };
+        },
+      },
+    ],
+  },
+];
