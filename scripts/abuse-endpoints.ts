@@ -5,7 +5,7 @@
 // endpoint cannot ship without its cost being measured. Importing this module builds nothing:
 // the files are made when a request asks for them.
 import { Buffer } from "node:buffer";
-import { crc32, deflateRawSync } from "node:zlib";
+import { worstClaimCsv, worstCsv, worstSmallXlsx, worstXlsx } from "../tests/support/nasty-cells";
 import { FACETS, VOCABULARIES } from "../lib/segments/vocabularies";
 
 /** What the bench's setup made, which the requests name. */
@@ -54,83 +54,6 @@ export type AbuseEntry = {
   inputs: AbuseInput[];
 };
 
-// ---- The worst files we know (issue 30's review) -------------------------------------------------
-
-/** 320 characters, the longest cell a list or claim reads: quadratic for `[^@]+@[^@]+\.[^@]+`. */
-export const DOTS_CELL = `a@${".".repeat(317)}@`;
-
-/** A CSV of DOTS_CELL lines, `bytes` long at most. */
-export function dotsCsv(bytes: number): Buffer {
-  return Buffer.from(`${DOTS_CELL}\n`.repeat(Math.floor(bytes / (DOTS_CELL.length + 1))));
-}
-
-/** A zip (deflated at `level`) of the given files: the least an XLSX reader needs. */
-function zip(files: { name: string; data: Buffer }[], level: number): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const file of files) {
-    const name = Buffer.from(file.name);
-    const packed = deflateRawSync(file.data, { level });
-    const crc = crc32(file.data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(file.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(file.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, packed);
-    centrals.push(central, name);
-    offset += local.length + name.length + packed.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(files.length, 8);
-  end.writeUInt16LE(files.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
-
-/**
- * A workbook whose every cell points to one shared string, DOTS_CELL: `sheets` sheets of `rows`
- * rows of 100 cells (the most a list reads of a row). 2 sheets of 31,300 rows are the review's
- * 6.26M cells in 389 KB, each sheet just under the 64 MB a part may inflate to; 1 sheet of
- * 5,000 rows is its 31 KB variant.
- */
-export function sharedCellsXlsx(sheets: number, rows: number): Buffer {
-  const row = `<row>${'<c t="s"><v>0</v></c>'.repeat(100)}</row>`;
-  const sheet = Buffer.from(
-    `<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${row.repeat(rows)}</sheetData></worksheet>`,
-  );
-  const strings = Buffer.from(
-    `<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" uniqueCount="1"><si><t>${DOTS_CELL}</t></si></sst>`,
-  );
-  return zip(
-    [
-      { name: "xl/sharedStrings.xml", data: strings },
-      ...Array.from({ length: sheets }, (_, index) => ({
-        name: `xl/worksheets/sheet${index + 1}.xml`,
-        data: sheet,
-      })),
-    ],
-    9,
-  );
-}
-
 // ---- Request helpers -------------------------------------------------------------------------------
 
 const BOUNDARY = "----leadmarket-bench-abuse";
@@ -176,10 +99,11 @@ function once<T>(make: () => T): () => T {
 }
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
-const bigXlsx = once(() => sharedCellsXlsx(2, 31_300));
-const smallXlsx = once(() => sharedCellsXlsx(1, 5_000));
-const listCsv = once(() => dotsCsv(10 * 1024 * 1024));
-const claimCsv = once(() => dotsCsv(10 * 1024 * 1024));
+// The worst files we know (issue 30's review), shared with the tests that refuse them.
+const bigXlsx = once(worstXlsx);
+const smallXlsx = once(worstSmallXlsx);
+const listCsv = once(() => worstCsv());
+const claimCsv = once(worstClaimCsv);
 const requestFile = once(() => Buffer.alloc(10 * 1024 * 1024, "lead,company\n"));
 const ipnBody = once(() => {
   // 64 KB of keys: what the signature check sorts and hashes twice before it can refuse.
@@ -305,6 +229,20 @@ export const ABUSE_ENDPOINTS: AbuseEntry[] = [
         clients: 8,
         requests: 400,
         build: () => ({ method: "GET", path: "/api/health" }),
+      },
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/openapi.json",
+    bounded: "takes no input: the document is built once per process and re-encoded per request",
+    inputs: [
+      {
+        name: "openapi",
+        worst: "a burst",
+        clients: 8,
+        requests: 200,
+        build: () => ({ method: "GET", path: "/api/openapi.json" }),
       },
     ],
   },
