@@ -29,9 +29,26 @@ function topLevelSorted(body: unknown): string | null {
   return JSON.stringify(body, Object.keys(body).sort());
 }
 
+// A callback is a flat payment record; a body nested deeper than this is no payment, and sorting
+// (or serialising) it recursively would exhaust the stack.
+const MAX_DEPTH = 32;
+
+/** Whether no value in `body` lies deeper than `max` levels, walked without recursion. */
+function nestedWithin(body: unknown, max: number): boolean {
+  const stack: [value: unknown, depth: number][] = [[body, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (!value || typeof value !== "object") continue;
+    if (depth >= max) return false;
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return true;
+}
+
 /** True only for a well-formed hex signature of this body, in either serialisation, with this secret. */
 export function verifyIpnSignature(body: unknown, signature: string | null, secret: string): boolean {
   if (!signature || !/^[0-9a-f]{128}$/i.test(signature)) return false;
+  if (!nestedWithin(body, MAX_DEPTH)) return false;
   const given = Buffer.from(signature, "hex");
   const candidates = [JSON.stringify(sortKeysDeep(body)), topLevelSorted(body)];
   // Both are computed and compared every time, so the answer takes as long whichever matches.

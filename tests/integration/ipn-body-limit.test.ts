@@ -48,4 +48,15 @@ describe("POST /api/payment/ipn body bound", () => {
     expect(await response.json()).toMatchObject({ success: false });
     expect(body.pulled()).toBeLessThanOrEqual(2 * 64 * 1024);
   });
+
+  it("answers a body nested deeper than any payment 401, never a 500 from an exhausted stack", async () => {
+    const depth = 32 * 1024;
+    const request = new NextRequest("http://localhost:3999/api/payment/ipn", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-nowpayments-sig": "ab".repeat(64) },
+      body: `${"[".repeat(depth)}${"]".repeat(depth)}`,
+    });
+    const response = await ipn(request, { params: Promise.resolve({}) });
+    expect(response.status).toBe(401);
+  });
 });

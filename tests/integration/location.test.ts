@@ -107,6 +107,25 @@ async function column(key: string, name: string): Promise<string[]> {
 
 const countries = (key: string) => column(key, "Country");
 
+describe("the test payment page", () => {
+  it("refuses a form body past 1 KB with 413, and the invoice can still be paid", async () => {
+    const created = await createOrder({ categoryId: mixed, packageType: "starter" });
+    const invoiceId = new URL(created.body.invoiceUrl).pathname.split("/").at(-1)!;
+    const huge = await call(testPay, `/api/payment/test/${invoiceId}`, {
+      params: { id: invoiceId },
+      body: `action=pay&${"x=1&".repeat(256 * 1024)}`,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(huge.status).toBe(413);
+    const paid = await call(testPay, `/api/payment/test/${invoiceId}`, {
+      params: { id: invoiceId },
+      body: new URLSearchParams({ action: "pay" }),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(paid.status).toBe(303);
+  });
+});
+
 describe("location", () => {
   it("answers counts per country on the list and on one category", async () => {
     const { body } = await callJson<Category[]>(getCategories, "/api/categories");
