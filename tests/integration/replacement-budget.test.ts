@@ -121,7 +121,7 @@ describe("the provider's credits", () => {
   });
 
   it("asks the provider only what the shared pace has room for, the rest counted on the buyer's word", async () => {
-    const category = await createCategoryWithLeads(pool(), { title: "Paced Claims" }, 1300, 62);
+    const category = await createCategoryWithLeads(pool(), { title: "Paced Claims" }, 1700, 62);
     const key = await buy(category);
     const rows = await orderEmails(key);
     // Half of the pace's minute is already taken (by the re-checks, or another claim).
@@ -138,7 +138,13 @@ describe("the provider's credits", () => {
     expect(answer.status).toBe(201);
     // Room for 2 batches: 400 found invalid (all replaced), 600 unanswered (200 replaced, 400 held).
     expect(zerobounce.calls).toEqual(["validatebatch:200", "validatebatch:200"]);
-    expect(answer.body).toMatchObject({ counted: 1000, invalidConfirmed: 400, replaced: 600, heldForReview: 400 });
+    expect(answer.body).toMatchObject({
+      counted: 1000,
+      invalidConfirmed: 400,
+      replaced: 600,
+      shortfall: 0,
+      heldForReview: 400,
+    });
   });
 });
 
@@ -218,7 +224,10 @@ describe("buyers' reports", () => {
       flagged: overlap.length,
       held: 1600,
     });
-    type Listed = { flagged: number; leads: { leadId: string; flagged: boolean; reportedByOrders: number }[] };
+    type Listed = {
+      flagged: number;
+      leads: { leadId: string; flagged: boolean; reportedByOrders: number }[];
+    };
     const listed = await callJson<Listed[]>(claimsRoute, "/x", { token, params: { id: category } });
     expect(listed.body.map((entry) => entry.flagged)).toEqual([overlap.length, overlap.length]);
     const flaggedLeads = listed.body[0].leads.filter((lead) => lead.flagged);
