@@ -10,6 +10,31 @@ import { tooManyRequests } from "@/lib/errors";
 export const CLAIM_ATTEMPTS_PER_DAY = 3;
 const DAY_MS = 24 * 3600 * 1000;
 
+function refused(waitSeconds: number) {
+  return tooManyRequests(
+    `An order can file at most ${CLAIM_ATTEMPTS_PER_DAY} replacement claims in 24 hours. Please try again later.`,
+    waitSeconds,
+  );
+}
+
+/** Seconds until the order may file a claim again; 0 when it may now. */
+async function secondsUntilAttempt(orderId: string, now: Date): Promise<number> {
+  const { rows } = await pool().query<{ first: Date | null; recent: number }>(
+    `SELECT min(t) AS first, count(t)::int AS recent FROM orders, unnest(claim_attempts) t
+      WHERE id = $1::uuid AND t > $2`,
+    [orderId, new Date(now.getTime() - DAY_MS)],
+  );
+  const { first, recent } = rows[0];
+  if (recent < CLAIM_ATTEMPTS_PER_DAY || !first) return 0;
+  return Math.max(1, Math.ceil((first.getTime() + DAY_MS - now.getTime()) / 1000));
+}
+
+/** 429 with Retry-After when the order has had its 3 claims in 24 hours: asked before the body is read. */
+export async function assertClaimAttemptLeft(orderId: string, now: Date): Promise<void> {
+  const wait = await secondsUntilAttempt(orderId, now);
+  if (wait > 0) throw refused(wait);
+}
+
 /** Books one of the order's claim attempts; 429 with Retry-After when it has had 3 in 24 hours. */
 export async function bookClaimAttempt(orderId: string, now: Date): Promise<void> {
   const since = new Date(now.getTime() - DAY_MS);
@@ -19,14 +44,5 @@ export async function bookClaimAttempt(orderId: string, now: Date): Promise<void
       WHERE id = $1::uuid AND (SELECT count(*) FROM unnest(claim_attempts) t WHERE t > $2) < $4`,
     [orderId, since, now, CLAIM_ATTEMPTS_PER_DAY],
   );
-  if (rowCount === 1) return;
-  const { rows } = await pool().query<{ first: Date | null }>(
-    "SELECT min(t) AS first FROM orders, unnest(claim_attempts) t WHERE id = $1::uuid AND t > $2",
-    [orderId, since],
-  );
-  const waitMs = (rows[0]?.first?.getTime() ?? now.getTime()) + DAY_MS - now.getTime();
-  throw tooManyRequests(
-    `An order can file at most ${CLAIM_ATTEMPTS_PER_DAY} replacement claims in 24 hours. Please try again later.`,
-    Math.max(1, Math.ceil(waitMs / 1000)),
-  );
+  if (rowCount !== 1) throw refused(Math.max(1, await secondsUntilAttempt(orderId, now)));
 }

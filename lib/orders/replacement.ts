@@ -10,7 +10,7 @@ import {
   prepareAllocation,
   type FreshLeadFilter,
 } from "@/lib/leads/allocation";
-import { bookClaimAttempt } from "@/lib/orders/claim-attempts";
+import { assertClaimAttemptLeft, bookClaimAttempt } from "@/lib/orders/claim-attempts";
 import { checkReported, type ReportedLead, type Verdict } from "@/lib/orders/claim-checks";
 import { queueMail } from "@/lib/mail/outbox";
 import { shortfallMail } from "@/lib/orders/mails";
@@ -152,12 +152,14 @@ async function swapForFresh(
 type ClaimableOrder = Pick<OrderView, "id" | "categoryId" | "leadCount"> & { paidAt: Date };
 
 /**
- * The paid order a claim's key names, or 404 (an unknown key costs the caller an unknown lookup):
- * asked before the claim's body is read, and before any locking.
+ * The paid order a claim's key names, or 404 (an unknown key costs the caller an unknown lookup),
+ * or 429 once it has had its 3 claims in 24 hours: asked before the claim's body is read, and
+ * before any locking.
  */
-export async function claimableOrder(key: string, caller: Caller): Promise<ClaimableOrder> {
+export async function claimableOrder(key: string, caller: Caller, now = new Date()): Promise<ClaimableOrder> {
   const known = await findByKey(key, caller);
   if (!known?.paidAt) throw notFound("Order not found");
+  await assertClaimAttemptLeft(known.id, now);
   return { ...known, paidAt: known.paidAt };
 }
 

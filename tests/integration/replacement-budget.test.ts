@@ -114,6 +114,8 @@ describe("the provider's credits", () => {
     expect(new Set(statuses.slice(3))).toEqual(new Set([429]));
     expect(Number(retryAfter)).toBeGreaterThan(0);
     expect(Number(retryAfter)).toBeLessThanOrEqual(24 * 3600);
+    // Refused before its body is read: an empty list would otherwise be 400.
+    expect((await claim(key, [])).status).toBe(429);
     // One minute of the provider's pace (5 batches of 200); the later attempts reused its verdicts.
     expect(zerobounce.calls).toEqual(Array.from({ length: 5 }, () => "validatebatch:200"));
     expect(sent()).toBe(1000);
