@@ -61,7 +61,7 @@ export type RecheckResult = {
 };
 
 /** Provider verdicts given since this moment are reused, not asked again. */
-export function reusedSince(now: Date): Date {
+function reusedSince(now: Date): Date {
   return new Date(now.getTime() - VERDICT_REUSE_HOURS * 3_600_000);
 }
 
