@@ -202,6 +202,13 @@ test("rows held under a claim's 20% cap are replaced as far as the category goes
 }) => {
   const order = await paidOrder(heldCategory);
   // The provider fails: without its word one claim replaces 200 of the 1,000 rows, 800 are held.
+  // No earlier verdict of its to reuse (the server's re-checks confirmed the older leads), and its
+  // pace idle, so that the claim's first batch meets the failure.
+  await pool.query(
+    `UPDATE leads SET provider_checked_at = NULL WHERE id IN (SELECT lead_id FROM order_leads WHERE order_id = $1)`,
+    [order.id],
+  );
+  await pool.query("DELETE FROM paces WHERE name = 'provider-batches'");
   zerobounce.failNext(500);
   const answer = await page.request.post(`${server.url}/api/orders/${order.key}/replacement`, {
     data: { emails: order.emails },
