@@ -54,7 +54,8 @@ export class Pace {
            AS free_ms FROM paces WHERE name = $1 FOR UPDATE`,
         [this.name, aheadMs],
       );
-      const units = Math.max(0, Math.min(wanted, Math.floor(rows[0].free_ms / unitMs)));
+      // next_at keeps milliseconds, rounded: a pace just booked may read up to half of one ahead.
+      const units = Math.max(0, Math.min(wanted, Math.floor((rows[0].free_ms + 1) / unitMs)));
       if (units > 0) {
         await client.query(
           `UPDATE paces SET next_at = greatest(next_at, clock_timestamp()) + $2 * interval '1 ms' WHERE name = $1`,

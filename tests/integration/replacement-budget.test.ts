@@ -19,6 +19,7 @@ const store = await startTestStore({
     DNS_SERVERS: "off",
     EMAIL_VERIFIER_API_KEY: zerobounce.apiKey,
     EMAIL_VERIFIER_API_URL: zerobounce.url,
+    EMAIL_VERIFIER_MONTHLY_LIMIT: "100000",
   },
 });
 const { standin } = store;
@@ -147,6 +148,37 @@ describe("the provider's credits", () => {
       shortfall: 0,
       heldForReview: 400,
     });
+  });
+  it("asks the provider nothing once the month's limit is reached: the buyer's word counts within the cap", async () => {
+    const category = await createCategoryWithLeads(pool(), { title: "Month Spent" }, 1300, 65);
+    const key = await buy(category);
+    const rows = await orderEmails(key);
+    for (const row of rows) zerobounce.results.set(row.email, { status: "invalid", sub_status: "" });
+    await pool().query(
+      `UPDATE verifier_months SET sent = 99999 WHERE month = date_trunc('month', now() AT TIME ZONE 'UTC')::date`,
+    );
+    await idlePace();
+    zerobounce.calls.length = 0;
+
+    const answer = await claim(
+      key,
+      rows.map((row) => row.email),
+    );
+    expect(answer.status).toBe(201);
+    expect(zerobounce.calls).toEqual([]);
+    expect(answer.body).toMatchObject({
+      counted: 1000,
+      invalidConfirmed: 0,
+      replaced: 200,
+      heldForReview: 800,
+    });
+    const month = await db().verifierMonth.findFirstOrThrow({ orderBy: { month: "desc" } });
+    expect(month).toMatchObject({
+      sent: 99_999,
+      lastError: "The monthly limit of addresses sent to the verification provider was reached",
+    });
+    // The month's allowance back for the tests after this one.
+    await pool().query("UPDATE verifier_months SET sent = 0");
   });
 });
 
