@@ -63,7 +63,7 @@ export function CategoriesTab() {
                 <RecheckActions category={category} overview={recheckOf.get(category._id)} />
                 <QuarantineActions
                   category={category}
-                  quarantined={awaiting.get(category._id)?.quarantined ?? 0}
+                  flagged={awaiting.get(category._id)?.flagged ?? 0}
                   held={awaiting.get(category._id)?.held ?? 0}
                   onReview={() => setReviewing(category)}
                 />

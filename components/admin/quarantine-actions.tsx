@@ -8,18 +8,18 @@ import { useQuarantineAction } from "@/lib/client/use-admin";
 import type { CategoryDto } from "@/lib/schemas/category";
 
 /**
- * A category's leads reported invalid by buyers, kept out of every order until released or
- * deleted: all at once here, or per claim in the review. The review also decides the claims' rows
- * held under the 20% cap.
+ * A category's leads reported by buyers of two or more orders, flagged and still on sale until the
+ * admin keeps them (clearing the flags) or deletes them: all at once here, or per claim in the
+ * review. The review also decides the claims' rows held under the 20% cap.
  */
 export function QuarantineActions({
   category,
-  quarantined,
+  flagged,
   held,
   onReview,
 }: {
   category: CategoryDto;
-  quarantined: number;
+  flagged: number;
   held: number;
   onReview: () => void;
 }) {
@@ -29,14 +29,15 @@ export function QuarantineActions({
   const fail = (error: Error) =>
     toast({ title: "Error", description: error.message, variant: "destructive" });
 
-  if (quarantined === 0 && held === 0) {
-    return <p className="text-sm text-muted-foreground">No quarantined leads</p>;
+  if (flagged === 0 && held === 0) {
+    return <p className="text-sm text-muted-foreground">No leads to review</p>;
   }
   return (
     <div className="grid gap-2 rounded-md border border-dashed p-2" data-testid="quarantine">
-      {quarantined > 0 && (
+      {flagged > 0 && (
         <p className="text-sm">
-          <strong>{formatCount(quarantined)}</strong> quarantined (reported invalid by buyers, not sold)
+          <strong>{formatCount(flagged)}</strong> flagged (reported by buyers of two or more orders, still on
+          sale)
         </p>
       )}
       {held > 0 && (
@@ -49,7 +50,7 @@ export function QuarantineActions({
           <ListChecks />
           Review by claim
         </Button>
-        {quarantined > 0 && (
+        {flagged > 0 && (
           <>
             <Button
               variant="outline"
@@ -58,13 +59,13 @@ export function QuarantineActions({
               onClick={() =>
                 release.mutate(category._id, {
                   onSuccess: () =>
-                    toast({ title: "Quarantined leads released", description: category.title }),
+                    toast({ title: "Flagged leads kept on sale", description: category.title }),
                   onError: fail,
                 })
               }
             >
               <RotateCcw />
-              Release
+              Keep on sale
             </Button>
             <Button
               variant="outline"
@@ -73,12 +74,12 @@ export function QuarantineActions({
               onClick={() => {
                 if (
                   !window.confirm(
-                    `Delete the ${quarantined} quarantined leads of "${category.title}"? This cannot be undone.`,
+                    `Delete the ${flagged} flagged leads of "${category.title}"? Leads in buyers' files stay there, marked invalid. This cannot be undone.`,
                   )
                 )
                   return;
                 remove.mutate(category._id, {
-                  onSuccess: () => toast({ title: "Quarantined leads deleted", description: category.title }),
+                  onSuccess: () => toast({ title: "Flagged leads deleted", description: category.title }),
                   onError: fail,
                 });
               }}

@@ -42,7 +42,7 @@ function failure(error: unknown): string {
 }
 
 const DONE: Record<ClaimAction, string> = {
-  release: "Claim's leads released",
+  release: "Claim's flagged leads kept on sale",
   delete: "Claim's leads deleted",
   "replace-held": "Held leads replaced",
   "decline-held": "Held leads declined",
@@ -120,19 +120,20 @@ function ClaimCard({ claim, busy, act }: { claim: QuarantineClaimDto; busy: bool
         </p>
         <p className="text-muted-foreground">{facts.join(" · ")}</p>
       </div>
-      {claim.quarantined > 0 && (
+      {claim.flagged > 0 && (
         <ClaimChoices
           summary={
             <>
-              <strong>{formatCount(claim.quarantined)}</strong> of its reported leads quarantined
+              <strong>{formatCount(claim.flagged)}</strong> of its reported leads flagged (reported by two or
+              more orders, still on sale)
             </>
           }
           busy={busy}
-          plain={{ icon: <RotateCcw />, label: "Release claim", onClick: () => act(claim, "release") }}
+          plain={{ icon: <RotateCcw />, label: "Keep on sale", onClick: () => act(claim, "release") }}
           asked={{
             icon: <Trash2 />,
             label: "Delete claim's leads",
-            question: `Delete the ${claim.quarantined} quarantined leads of this claim? Leads in buyers' files stay there, marked invalid.`,
+            question: `Delete the ${claim.flagged} flagged leads of this claim? Leads in buyers' files stay there, marked invalid.`,
             onClick: () => act(claim, "delete"),
           }}
         />
@@ -174,6 +175,11 @@ function ClaimCard({ claim, busy, act }: { claim: QuarantineClaimDto; busy: bool
               <TableCell className="break-all">{lead.email}</TableCell>
               <TableCell>
                 <Badge variant={VERDICTS[lead.verdict].variant}>{VERDICTS[lead.verdict].label}</Badge>
+                {lead.flagged && (
+                  <Badge variant="warning" className="ml-2">
+                    Flagged
+                  </Badge>
+                )}
                 {lead.held && <span className="ml-2 text-muted-foreground">held</span>}
               </TableCell>
               <TableCell>{STATUS_LABELS[lead.emailStatus]}</TableCell>
@@ -184,16 +190,16 @@ function ClaimCard({ claim, busy, act }: { claim: QuarantineClaimDto; busy: bool
           ))}
         </TableBody>
       </Table>
-      {claim.quarantined > claim.leads.length && (
+      {claim.flagged > claim.leads.length && (
         <p className="text-sm text-muted-foreground">
-          and {formatCount(claim.quarantined - claim.leads.length)} more
+          and {formatCount(claim.flagged - claim.leads.length)} more
         </p>
       )}
     </section>
   );
 }
 
-/** The category's quarantined leads by replacement claim: who reported what, when, with the verdicts. */
+/** The category's flagged and held leads by replacement claim: who reported what, when, with the verdicts. */
 export function QuarantineReviewDialog({
   category,
   onOpenChange,
@@ -221,12 +227,12 @@ export function QuarantineReviewDialog({
     <Dialog open={Boolean(category)} onOpenChange={onOpenChange}>
       <DialogContent className="max-h-[90vh] overflow-y-auto sm:max-w-3xl">
         <DialogHeader>
-          <DialogTitle>Quarantine review: {category?.title}</DialogTitle>
+          <DialogTitle>Claims review: {category?.title}</DialogTitle>
           <DialogDescription>
-            Leads reported invalid by buyers of two different orders, by claim. Release puts a claim&apos;s
-            leads back on sale; delete takes them off for good (those in buyers&apos; files stay there, marked
-            invalid). Rows a claim reported beyond its 20% cap wait for you: replace them with fresh leads or
-            decline them.
+            Leads reported by buyers of two or more orders are flagged, by claim; they stay on sale until you
+            decide. Keep on sale clears a claim&apos;s flags; delete takes its flagged leads off for good
+            (those in buyers&apos; files stay there, marked invalid). Rows a claim reported beyond its 20% cap
+            wait for you: replace them with fresh leads or decline them.
           </DialogDescription>
         </DialogHeader>
         {!claims.data ? (
@@ -234,7 +240,7 @@ export function QuarantineReviewDialog({
             <Spinner label="Loading claims" />
           </div>
         ) : claims.data.claims.length === 0 ? (
-          <p className="text-muted-foreground">No quarantined leads</p>
+          <p className="text-muted-foreground">No leads to review</p>
         ) : (
           <div className="grid gap-3">
             {claims.data.claims.map((claim) => (

@@ -5,17 +5,18 @@ import { notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { QuarantineCount } from "@/lib/schemas/admin";
 
-// Leads buyers reported invalid in accepted replacement claims (docs/product-rules.md,
-// "Replacement claims") wait here, outside their category's count, until the admin releases them
-// (sellable again) or deletes them, for a whole category or per claim (lib/orders/claim-review.ts).
-// Rows held under the 20% cap are counted here too; they are reviewed per claim.
+// The admin's review of what buyers reported in accepted replacement claims (docs/product-rules.md,
+// "Replacement claims"): leads reported by buyers of two or more orders are flagged, and stay on
+// sale until the admin keeps them (the flag is cleared) or deletes them, for a whole category or per
+// claim (lib/orders/claim-review.ts). Rows held under the 20% cap are counted here too; they are
+// reviewed per claim.
 
-/** Quarantined leads and held claim rows per category (only categories that have some). */
+/** Flagged leads and held claim rows per category (only categories that have some). */
 export async function quarantineCounts(): Promise<QuarantineCount[]> {
-  const [quarantined, held] = await Promise.all([
+  const [flagged, held] = await Promise.all([
     db().lead.groupBy({
       by: ["categoryId"],
-      where: { quarantinedAt: { not: null } },
+      where: { flaggedAt: { not: null } },
       _count: { _all: true },
     }),
     db().$queryRaw<{ category_id: string; held: number }[]>`
@@ -25,14 +26,13 @@ export async function quarantineCounts(): Promise<QuarantineCount[]> {
   ]);
   const counts = new Map<string, QuarantineCount>();
   const entry = (categoryId: string) =>
-    counts.get(categoryId) ??
-    counts.set(categoryId, { categoryId, quarantined: 0, held: 0 }).get(categoryId)!;
-  for (const group of quarantined) entry(group.categoryId).quarantined = group._count._all;
+    counts.get(categoryId) ?? counts.set(categoryId, { categoryId, flagged: 0, held: 0 }).get(categoryId)!;
+  for (const group of flagged) entry(group.categoryId).flagged = group._count._all;
   for (const row of held) entry(row.category_id).held = row.held;
   return [...counts.values()];
 }
 
-/** Locks the category row, so release and delete of its quarantined leads run one at a time. */
+/** Locks the category row, so release and delete of its flagged leads run one at a time. */
 export async function lockCategory(tx: Tx, id: string): Promise<void> {
   const locked = await tx.$queryRaw<
     { id: string }[]
@@ -42,33 +42,32 @@ export async function lockCategory(tx: Tx, id: string): Promise<void> {
 
 type Among = Prisma.LeadWhereInput;
 
-/** Makes the quarantined leads `among` sellable again (the triggers on leads move the counts back). */
+/** Keeps the flagged leads `among` on sale: their flag is cleared (they never left the shelf). */
 export async function releaseAmong(tx: Tx, categoryId: string, among: Among = {}): Promise<number> {
-  afterCommit(tx, revalidateCatalogue);
   const { count } = await tx.lead.updateMany({
-    where: { ...among, categoryId, quarantinedAt: { not: null } },
-    data: { quarantinedAt: null },
+    where: { ...among, categoryId, flaggedAt: { not: null } },
+    data: { flaggedAt: null },
   });
   return count;
 }
 
 /**
- * Deletes the quarantined leads `among` that no order delivered; those in buyers' files stay there,
- * marked invalid and never sold again (no buyer's file loses rows). The count does not move:
- * quarantined leads had already left it. Answers how many were taken off.
+ * Takes the flagged leads `among` off the shelf: deleted when no order delivered them; those in
+ * buyers' files stay there, marked invalid and never sold again (no buyer's file loses rows). The
+ * triggers on leads move the counts. Answers how many were taken off.
  */
 export async function deleteAmong(tx: Tx, categoryId: string, among: Among = {}): Promise<number> {
   afterCommit(tx, revalidateCatalogue);
-  const quarantined = { ...among, categoryId, quarantinedAt: { not: null } };
+  const flagged = { ...among, categoryId, flaggedAt: { not: null } };
   const sold = await tx.lead.updateMany({
-    where: { ...quarantined, orderLeads: { some: {} } },
-    data: { emailStatus: "invalid", emailStatusReason: "reported", quarantinedAt: null },
+    where: { ...flagged, orderLeads: { some: {} } },
+    data: { emailStatus: "invalid", emailStatusReason: "reported", flaggedAt: null },
   });
-  const { count } = await tx.lead.deleteMany({ where: { ...quarantined, orderLeads: { none: {} } } });
+  const { count } = await tx.lead.deleteMany({ where: { ...flagged, orderLeads: { none: {} } } });
   return sold.count + count;
 }
 
-/** Makes the category's quarantined leads sellable again; answers how many. A catalogue change. */
+/** Keeps the category's flagged leads on sale, clearing their flags; answers how many. */
 export async function releaseQuarantine(categoryId: string): Promise<number> {
   return transaction(async (tx) => {
     await lockCategory(tx, categoryId);
@@ -76,7 +75,7 @@ export async function releaseQuarantine(categoryId: string): Promise<number> {
   });
 }
 
-/** Deletes the category's quarantined leads as deleteAmong does. A catalogue change. */
+/** Takes the category's flagged leads off the shelf as deleteAmong does. A catalogue change. */
 export async function deleteQuarantined(categoryId: string): Promise<number> {
   return transaction(async (tx) => {
     await lockCategory(tx, categoryId);

@@ -1,6 +1,6 @@
 "use client";
 
-// The admin's verification screens: re-checks per category, quarantine reviewed per claim, and the
+// The admin's verification screens: re-checks per category, flagged leads and held rows reviewed per claim, and the
 // provider's status in Settings. Every mutation invalidates the cached reads it affects.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { adminJson, adminRequest } from "@/lib/client/admin-api";
@@ -55,7 +55,7 @@ const CLAIM_ACTIONS: Record<ClaimAction, { path: string; method: "POST" | "DELET
 };
 
 /**
- * Release: the claim's quarantined leads are sellable again. Delete: they leave the shelf. Replace
+ * Release: the claim's flagged leads stay on sale, unflagged. Delete: they leave the shelf. Replace
  * held: its rows held under the 20% cap are swapped for fresh leads. Decline held: they stay.
  */
 export function useClaimAction() {

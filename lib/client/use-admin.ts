@@ -165,7 +165,7 @@ export function useDeleteCategory() {
   return useCategoryMutation((id: string) => adminJson(`/api/admin/categories/${id}`, { method: "DELETE" }));
 }
 
-/** Release: the category's quarantined leads become sellable again. Delete: they are removed. */
+/** Release: the category's flagged leads stay on sale, unflagged. Delete: they leave the shelf. */
 export function useQuarantineAction(action: "release" | "delete") {
   return useCategoryMutation((categoryId: string) =>
     action === "release"

@@ -93,7 +93,8 @@ export async function requestRecheck(categoryId: string, now = new Date()): Prom
   return queued;
 }
 
-export type Claimed = { id: string; email: string };
+/** A claimed lead; `fresh`: the provider's verdict on it is under 24 hours old (reused). */
+export type Claimed = { id: string; email: string; fresh: boolean };
 /** A requested sweep's place: its category, and the last lead a claim took from it. */
 export type SweepStep = { categoryId: string; lastAt: Date; lastId: string };
 
@@ -111,6 +112,7 @@ const sweptBy = (r: { category: string; requestedAt: string; cursorAt: string; c
 export async function claimRequested(
   client: PoolClient,
   limit: number,
+  reusedSince: Date,
 ): Promise<{ rows: Claimed[]; step: SweepStep } | null> {
   const { rows: open } = await client.query<{
     category_id: string;
@@ -124,16 +126,17 @@ export async function claimRequested(
   for (const request of open) {
     // The cursor as parameters, so that it bounds the index scan.
     const { rows } = await client.query<Claimed & { at: Date }>(
-      `SELECT l.id::text, l.email, ${LAST_CHECK} AS at FROM leads l
+      `SELECT l.id::text, l.email, COALESCE(l.provider_checked_at > $6::timestamptz, false) AS fresh,
+              ${LAST_CHECK} AS at FROM leads l
         WHERE ${sweptBy({ category: "$1::uuid", requestedAt: "$2::timestamptz", cursorAt: "$3::timestamptz", cursorId: "$4::bigint" })}
         ORDER BY ${LAST_CHECK}, l.id LIMIT $5
         FOR NO KEY UPDATE SKIP LOCKED`,
-      [request.category_id, request.requested_at, request.cursor_at, request.cursor_id, limit],
+      [request.category_id, request.requested_at, request.cursor_at, request.cursor_id, limit, reusedSince],
     );
     if (rows.length === 0) continue;
     const last = rows[rows.length - 1];
     return {
-      rows: rows.map(({ id, email }) => ({ id, email })),
+      rows: rows.map(({ id, email, fresh }) => ({ id, email, fresh })),
       step: { categoryId: request.category_id, lastAt: last.at, lastId: last.id },
     };
   }

@@ -3,6 +3,16 @@ import type { PoolClient } from "pg";
 import { pool } from "@/lib/db";
 import { env, insideNextServer } from "@/lib/env";
 import { pgTransaction } from "@/lib/pg-transaction";
+import {
+  MONTHLY_LIMIT_REACHED,
+  monthOf,
+  Pace,
+  PROVIDER_BATCHES_PACE,
+  PROVIDER_BATCHES_PER_MINUTE,
+  recordVerifierError,
+  reserve,
+  VERDICT_REUSE_HOURS,
+} from "@/lib/leads/provider-spend";
 import { getEmailVerifierApiKey } from "@/lib/settings";
 import {
   advanceSweep,
@@ -16,7 +26,7 @@ import { mailDomainChecker, zeroBounce } from "@/lib/verification/configured";
 import type { MailDomainChecker } from "@/lib/verification/mail-domain";
 import type { RecheckOverview } from "@/lib/schemas/admin";
 import { parseAddress } from "@/lib/verification/syntax";
-import { verifyAddresses, type AddressCheck } from "@/lib/verification/verify-addresses";
+import { isProviderVerdict, verifyAddresses, type AddressCheck } from "@/lib/verification/verify-addresses";
 import { BATCH_LIMIT, type ZeroBounce } from "@/lib/verification/zerobounce";
 
 // Re-checks that keep the freshness promise (docs/product-rules.md, "Verification"): sellable
@@ -24,9 +34,6 @@ import { BATCH_LIMIT, type ZeroBounce } from "@/lib/verification/zerobounce";
 // claims of up to 200 rows locked with SKIP LOCKED, so any number of workers and instances share
 // the work, and a restart loses nothing (what is due is read from the leads each time). The
 // categories the admin asked to re-check now (lib/leads/recheck-queue.ts) are taken first.
-
-// ZeroBounce allows 5 validatebatch calls a minute.
-export const PROVIDER_BATCHES_PER_MINUTE = 5;
 
 export type RecheckOptions = {
   domains: MailDomainChecker;
@@ -53,61 +60,21 @@ export type RecheckResult = {
   stoppedBy: string | null;
 };
 
-/**
- * Waits so that at most `perSecond` units pass a second, shared by every caller of every instance:
- * each take books its slot in the pace's row (one statement, so no lock is held while waiting).
- */
-class Pace {
-  constructor(
-    private readonly name: string,
-    private readonly perSecond: number,
-  ) {}
-  async take(units: number): Promise<void> {
-    if (this.perSecond <= 0) return;
-    const { rows } = await pool().query<{ wait_ms: number }>(
-      `INSERT INTO paces AS p (name, next_at) VALUES ($1, clock_timestamp() + $2 * interval '1 ms')
-       ON CONFLICT (name) DO UPDATE SET next_at = greatest(p.next_at, clock_timestamp()) + $2 * interval '1 ms'
-       RETURNING extract(epoch FROM p.next_at - $2 * interval '1 ms' - clock_timestamp())::float * 1000 AS wait_ms`,
-      [this.name, (units * 1000) / this.perSecond],
-    );
-    const wait = rows[0].wait_ms;
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  }
+/** Provider verdicts given since this moment are reused, not asked again. */
+function reusedSince(now: Date): Date {
+  return new Date(now.getTime() - VERDICT_REUSE_HOURS * 3_600_000);
 }
 
-function monthOf(date: Date): string {
-  return date.toISOString().slice(0, 7) + "-01";
-}
-
-/** Takes `wanted` addresses from the month's allowance; false (nothing taken) when it lacks them. */
-export async function reserve(month: string, wanted: number, limit: number | null): Promise<boolean> {
-  const { rowCount } = await pool().query(
-    `INSERT INTO verifier_months AS m (month, sent) SELECT $1::date, $2::int WHERE $3::int IS NULL OR $2::int <= $3::int
-     ON CONFLICT (month) DO UPDATE SET sent = m.sent + $2::int WHERE $3::int IS NULL OR m.sent + $2::int <= $3::int`,
-    [month, wanted, limit],
-  );
-  return rowCount === 1;
-}
-
-/** Records a provider failure for the admin (Settings shows the last one). */
-export async function recordVerifierError(message: string, at: Date): Promise<void> {
-  await pool().query(
-    `INSERT INTO verifier_months (month, last_error, last_error_at) VALUES ($1::date, $2, $3)
-     ON CONFLICT (month) DO UPDATE SET last_error = $2, last_error_at = $3`,
-    [monthOf(at), message, at],
-  );
-}
-
-async function claimDue(client: PoolClient, after: string, before: Date): Promise<Claimed[]> {
+async function claimDue(client: PoolClient, after: string, before: Date, now: Date): Promise<Claimed[]> {
   // Ordered by the column, not by the text it is answered as. NO KEY UPDATE: the status columns change, never the key, so an order inserting order_leads
   // (which takes KEY SHARE on its leads) is never held up by a claim.
   const { rows } = await client.query<Claimed>(
-    `SELECT id::text, email FROM leads
+    `SELECT id::text, email, COALESCE(provider_checked_at > $4::timestamptz, false) AS fresh FROM leads
       WHERE id > $1::bigint AND lead_sellable(quarantined_at, email_status)
         AND (GREATEST(verified_at, email_checked_at) < $2 OR (email_checked_at IS NULL AND email_status_reason = 'queued'))
       ORDER BY leads.id LIMIT $3
       FOR NO KEY UPDATE SKIP LOCKED`,
-    [after, before, BATCH_LIMIT],
+    [after, before, BATCH_LIMIT, reusedSince(now)],
   );
   return rows;
 }
@@ -119,7 +86,7 @@ export async function recheckDueLeads(options: RecheckOptions): Promise<RecheckR
   const before = dueBefore(started);
   const rate = new Pace("recheck-addresses", options.ratePerSecond);
   const batches = new Pace(
-    "provider-batches",
+    PROVIDER_BATCHES_PACE,
     (options.batchesPerMinute ?? PROVIDER_BATCHES_PER_MINUTE) / 60,
   );
   const result: RecheckResult = { checked: 0, confirmed: 0, invalid: 0, stoppedBy: null };
@@ -130,8 +97,8 @@ export async function recheckDueLeads(options: RecheckOptions): Promise<RecheckR
     // Paced before the claim, so that no lock is held while waiting.
     await rate.take(BATCH_LIMIT);
     if (options.provider) await batches.take(1);
-    const requested = await claimRequested(client, BATCH_LIMIT);
-    const rows = requested?.rows ?? (await claimDue(client, cursor, before));
+    const requested = await claimRequested(client, BATCH_LIMIT, reusedSince(now()));
+    const rows = requested?.rows ?? (await claimDue(client, cursor, before, now()));
     if (rows.length === 0) {
       done = true;
       return;
@@ -140,8 +107,14 @@ export async function recheckDueLeads(options: RecheckOptions): Promise<RecheckR
       const last = rows[rows.length - 1].id;
       if (BigInt(last) > BigInt(cursor)) cursor = last;
     }
+    // A provider verdict under 24 hours old stands (a claim's check gave it): not asked again.
+    const asked = rows.filter((row) => !row.fresh);
+    if (asked.length === 0) {
+      if (requested) await advanceSweep(client, requested.step, rows.length);
+      return;
+    }
 
-    const emails = rows.map((row) => row.email);
+    const emails = asked.map((row) => row.email);
     // Asked first so that the domains that did not answer are known: those addresses get no verdict.
     const deadlineAt = Date.now() + 5000;
     const answers = await options.domains.check(
@@ -150,8 +123,8 @@ export async function recheckDueLeads(options: RecheckOptions): Promise<RecheckR
     );
     let provider = options.provider ?? undefined;
     if (provider) {
-      if (!(await reserve(monthOf(now()), rows.length, options.monthlyLimit))) {
-        result.stoppedBy = "The monthly limit of addresses sent to the verification provider was reached";
+      if (!(await reserve(monthOf(now()), asked.length, options.monthlyLimit))) {
+        result.stoppedBy = MONTHLY_LIMIT_REACHED;
         await recordVerifierError(result.stoppedBy, now());
         provider = undefined;
       }
@@ -179,15 +152,17 @@ export async function recheckDueLeads(options: RecheckOptions): Promise<RecheckR
     const roles: boolean[] = [];
     const free: boolean[] = [];
     const confirmed: boolean[] = [];
+    const byProvider: boolean[] = [];
     checks.forEach((check, index) => {
       // No verdict: the status stays, the lead stays due and is asked about again on a later run.
       if (!answered(index, check)) return;
-      ids.push(rows[index].id);
+      ids.push(asked[index].id);
       statuses.push(check.status);
       reasons.push(check.reason);
       roles.push(check.roleAccount);
       free.push(check.freeMail);
       confirmed.push(check.status === "valid" || check.status === "accept_all");
+      byProvider.push(isProviderVerdict(check));
     });
     // A requested sweep moves past the claim unless the provider could not answer: then the same
     // leads are taken again on the next run.
@@ -202,14 +177,15 @@ export async function recheckDueLeads(options: RecheckOptions): Promise<RecheckR
            email_status = COALESCE(c.status::"EmailStatus", l.email_status),
            email_status_reason = CASE WHEN c.status IS NULL THEN l.email_status_reason ELSE COALESCE(c.reason, '') END,
            role_account = c.role, free_mail = c.free, email_checked_at = $7,
-           verified_at = CASE WHEN c.confirmed THEN $7 ELSE l.verified_at END
-         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::boolean[], $5::boolean[], $6::boolean[])
-           AS c(id, status, reason, role, free, confirmed)
+           verified_at = CASE WHEN c.confirmed THEN $7 ELSE l.verified_at END,
+           provider_checked_at = CASE WHEN c.by_provider THEN $7 ELSE l.provider_checked_at END
+         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::boolean[], $5::boolean[], $6::boolean[], $8::boolean[])
+           AS c(id, status, reason, role, free, confirmed, by_provider)
          WHERE l.id = c.id
          RETURNING c.status, c.confirmed)
        SELECT count(*) FILTER (WHERE status = 'invalid')::int AS invalid,
               count(*) FILTER (WHERE confirmed)::int AS confirmed FROM checked`,
-      [ids, statuses, reasons, roles, free, confirmed, at],
+      [ids, statuses, reasons, roles, free, confirmed, at, byProvider],
     );
     const { invalid } = changed[0];
     if (invalid > 0) {

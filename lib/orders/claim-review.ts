@@ -7,9 +7,10 @@ import { maskEmail } from "@/lib/mail/address";
 import type { QuarantineClaimDto, QuarantineClaimsQuery, ReviewedLeadDto } from "@/lib/schemas/admin";
 
 // The admin's review per replacement claim (docs/product-rules.md, "Replacement claims"): the
-// accepted claims of a category whose reported leads are quarantined now or held under the 20% cap,
-// who filed them and when, each lead with the verdict of the claim's check. Quarantined leads are
-// released or deleted per claim here; held rows are replaced or declined in lib/orders/replacement.ts.
+// accepted claims of a category whose reported leads are flagged now (reported by buyers of two or
+// more orders, still on sale) or held under the 20% cap, who filed them and when, each lead with the
+// verdict of the claim's check. Flagged leads are kept on sale or deleted per claim here; held rows
+// are replaced or declined in lib/orders/replacement.ts.
 
 /** Reported leads listed per claim; the count says how many there are in all. */
 export const LEADS_PER_CLAIM = 100;
@@ -28,7 +29,7 @@ type ClaimRow = {
   invalid_confirmed: number;
   verified_deliverable: number;
   held_for_review: number;
-  quarantined: number;
+  flagged: number;
 };
 
 type LeadRow = {
@@ -38,18 +39,19 @@ type LeadRow = {
   verdict: ReviewedLeadDto["verdict"];
   replaced: boolean;
   held: boolean;
+  flagged: boolean;
   email_status: ReviewedLeadDto["emailStatus"];
   reported_by_orders: number;
 };
 
 /**
- * The category's claims awaiting the admin: those with quarantined leads (from the partial index on
- * quarantined leads) and those with rows held under the 20% cap.
+ * The category's claims awaiting the admin: those with flagged leads (from the partial index on
+ * flagged leads) and those with rows held under the 20% cap.
  */
 function pendingClaims(categoryId: string) {
   return Prisma.sql`
     SELECT rr.claim_id FROM leads l JOIN replacement_reports rr ON rr.lead_id = l.id
-     WHERE l.category_id = ${categoryId}::uuid AND l.quarantined_at IS NOT NULL
+     WHERE l.category_id = ${categoryId}::uuid AND l.flagged_at IS NOT NULL
     UNION
     SELECT rr.claim_id FROM replacement_reports rr JOIN orders o ON o.id = rr.order_id
      WHERE o.category_id = ${categoryId}::uuid AND rr.held`;
@@ -69,7 +71,7 @@ export async function listQuarantineClaims(
            (SELECT count(*)::int FROM replacement_reports rr WHERE rr.claim_id = rc.id AND rr.held)
              AS held_for_review,
            (SELECT count(*)::int FROM replacement_reports rr JOIN leads l ON l.id = rr.lead_id
-             WHERE rr.claim_id = rc.id AND l.quarantined_at IS NOT NULL) AS quarantined,
+             WHERE rr.claim_id = rc.id AND l.flagged_at IS NOT NULL) AS flagged,
            (count(*) OVER ())::int AS total
       FROM (${pendingClaims(categoryId)}) pending
       JOIN replacement_claims rc ON rc.id = pending.claim_id
@@ -80,15 +82,16 @@ export async function listQuarantineClaims(
   if (claims.length === 0) return { claims: [], total };
 
   const leads = await db().$queryRaw<LeadRow[]>`
-    SELECT claim_id, lead_id, email, verdict, replaced, held, email_status, reported_by_orders FROM (
+    SELECT claim_id, lead_id, email, verdict, replaced, held, flagged, email_status, reported_by_orders FROM (
       SELECT rr.claim_id, l.id AS lead_id, l.email, rr.verdict, rr.replaced, rr.held,
+             l.flagged_at IS NOT NULL AS flagged,
              l.email_status::text AS email_status,
              (SELECT count(DISTINCT x.order_id)::int FROM replacement_reports x WHERE x.lead_id = l.id)
                AS reported_by_orders,
              row_number() OVER (PARTITION BY rr.claim_id ORDER BY l.id) AS n
         FROM replacement_reports rr JOIN leads l ON l.id = rr.lead_id
        WHERE rr.claim_id = ANY(${claims.map((claim) => claim.id)}::bigint[])
-         AND (l.quarantined_at IS NOT NULL OR rr.held)
+         AND (l.flagged_at IS NOT NULL OR rr.held)
     ) listed
     WHERE n <= ${LEADS_PER_CLAIM}
     ORDER BY claim_id, lead_id`;
@@ -101,6 +104,7 @@ export async function listQuarantineClaims(
       verdict: lead.verdict,
       replaced: lead.replaced,
       held: lead.held,
+      flagged: lead.flagged,
       emailStatus: lead.email_status,
       reportedByOrders: lead.reported_by_orders,
     });
@@ -122,7 +126,7 @@ export async function listQuarantineClaims(
       invalidConfirmed: claim.invalid_confirmed,
       verifiedDeliverable: claim.verified_deliverable,
       heldForReview: claim.held_for_review,
-      quarantined: claim.quarantined,
+      flagged: claim.flagged,
       leads: byClaim.get(claim.id) ?? [],
     })),
   };
@@ -137,7 +141,7 @@ async function countClaims(categoryId: string): Promise<number> {
 
 type ClaimAction = (tx: Tx, categoryId: string, among: Prisma.LeadWhereInput) => Promise<number>;
 
-/** Runs a release or delete on the claim's quarantined leads, under the category's lock. */
+/** Runs a release or delete on the claim's flagged leads, under the category's lock. */
 function onClaim(action: ClaimAction) {
   return (categoryId: string, claimId: string): Promise<number> =>
     transaction(async (tx) => {
@@ -151,11 +155,11 @@ function onClaim(action: ClaimAction) {
     });
 }
 
-/** Makes the claim's quarantined leads sellable again; answers how many. A catalogue change. */
+/** Keeps the claim's flagged leads on sale, clearing their flags; answers how many. */
 export const releaseClaim = onClaim(releaseAmong);
 
 /**
- * Takes the claim's quarantined leads off the shelf: deleted when no order delivered them, else
+ * Takes the claim's flagged leads off the shelf: deleted when no order delivered them, else
  * kept in those buyers' files marked invalid. Answers how many. A catalogue change.
  */
 export const deleteClaim = onClaim(deleteAmong);

@@ -1,7 +1,6 @@
 import "server-only";
-import { revalidateCatalogue } from "@/lib/categories/cache";
 import { adminEmail } from "@/lib/auth/admin-account";
-import { afterCommit, db, transaction, type Tx } from "@/lib/db";
+import { db, transaction, type Tx } from "@/lib/db";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import type { Location } from "@/lib/categories/location";
 import type { Segment } from "@/lib/segments/vocabularies";
@@ -11,7 +10,8 @@ import {
   prepareAllocation,
   type FreshLeadFilter,
 } from "@/lib/leads/allocation";
-import { checkReported, type Verdict } from "@/lib/orders/claim-checks";
+import { assertClaimAttemptLeft, bookClaimAttempt } from "@/lib/orders/claim-attempts";
+import { checkReported, type ReportedLead, type Verdict } from "@/lib/orders/claim-checks";
 import { queueMail } from "@/lib/mail/outbox";
 import { shortfallMail } from "@/lib/orders/mails";
 import { findByKey } from "@/lib/orders/access";
@@ -30,15 +30,15 @@ import {
 } from "@/lib/schemas/orders";
 
 // Free replacement of invalid leads (docs/product-rules.md, "Replacement claims"). The holder of a
-// paid order's download key reports addresses; those delivered in the order are checked again
-// (our checks, and the provider when configured), unless already invalid (then they stay so).
-// Invalid ones count, are replaced and stop being
-// sellable to anyone; ones the provider confirms deliverable do not count; the others count and
-// are replaced for this buyer, and are quarantined for everyone once buyers of two different
-// orders have reported them. When more than 5% count, their rows are swapped (same positions) for
-// fresh leads; without the provider's word one claim swaps at most 20% of the order's rows, the
-// rest is held for the admin's review. The order row is locked for the whole claim, so of two
-// simultaneous claims one is accepted.
+// paid order's download key reports addresses, at most 3 claims an order a day; those delivered in
+// the order are checked again (lib/orders/claim-checks.ts), unless already invalid (then they stay
+// so). Invalid ones count, are replaced and stop being sellable to anyone; ones the provider
+// confirms deliverable do not count; the others (catch-all, unknown, unanswered) count on the
+// buyer's word. When more than 5% count, their rows are swapped (same positions) for fresh leads:
+// every invalid one, and of the others at most 20% of the order's rows; the rest is held for the
+// admin's review. Buyers' reports never take a lead off sale for others: once buyers of two
+// different orders have reported one, it is flagged for the admin's review. The order row is
+// locked for the whole claim, so of two simultaneous claims one is accepted.
 
 type LockedOrder = {
   id: string;
@@ -53,7 +53,7 @@ type LockedOrder = {
   suppression_list_id: string | null;
 };
 
-type Delivered = { position: number; lead_id: bigint; email: string; email_status: string };
+type Delivered = ReportedLead & { position: number };
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -90,7 +90,7 @@ function deliveredAmong(
   reported: string[],
 ) {
   return tx.$queryRaw<Delivered[]>`
-    SELECT ol.position, ol.lead_id, l.email, l.email_status::text
+    SELECT ol.position, ol.lead_id, l.email, l.email_status::text, l.provider_checked_at
       FROM leads l JOIN order_leads ol ON ol.lead_id = l.id AND ol.order_id = ${orderId}::uuid
      WHERE l.category_id = ${categoryId}::uuid AND l.email = ANY(${reported}::text[])
      ORDER BY ol.position`;
@@ -152,12 +152,14 @@ async function swapForFresh(
 type ClaimableOrder = Pick<OrderView, "id" | "categoryId" | "leadCount"> & { paidAt: Date };
 
 /**
- * The paid order a claim's key names, or 404 (an unknown key costs the caller an unknown lookup):
- * asked before the claim's body is read, and before any locking.
+ * The paid order a claim's key names, or 404 (an unknown key costs the caller an unknown lookup),
+ * or 429 once it has had its 3 claims in 24 hours: asked before the claim's body is read, and
+ * before any locking.
  */
-export async function claimableOrder(key: string, caller: Caller): Promise<ClaimableOrder> {
+export async function claimableOrder(key: string, caller: Caller, now = new Date()): Promise<ClaimableOrder> {
   const known = await findByKey(key, caller);
   if (!known?.paidAt) throw notFound("Order not found");
+  await assertClaimAttemptLeft(known.id, now);
   return { ...known, paidAt: known.paidAt };
 }
 
@@ -168,6 +170,7 @@ export async function claimReplacement(
   now = new Date(),
 ): Promise<ReplacementAnswer> {
   const reported = [...new Set(reportedAddresses.map(normalizeEmail))];
+  await bookClaimAttempt(known.id, now);
 
   // Refusals that need no check come first, so the provider is asked only about a claim that can
   // be accepted; they are asked again under the lock.
@@ -195,7 +198,7 @@ export async function claimReplacement(
   }
   // An address already found invalid (by a re-check, or deleted by the admin) needs no check.
   const checked = await checkReported(
-    before.filter((row) => row.email_status !== "invalid").map((row) => row.email),
+    before.filter((row) => row.email_status !== "invalid"),
     now,
   );
 
@@ -214,8 +217,8 @@ export async function claimReplacement(
     const notInOrder = reported.filter((email) => !inOrder.has(email));
     const verdictOf = (row: Delivered): Verdict =>
       row.email_status === "invalid"
-        ? { verdict: "invalid", reason: null }
-        : (checked.verdicts.get(row.email) ?? { verdict: "unconfirmed", reason: null });
+        ? { verdict: "invalid", reason: null, checkedAt: now }
+        : (checked.get(row.email) ?? { verdict: "unconfirmed", reason: null, checkedAt: now });
     const invalid = delivered.filter((row) => verdictOf(row).verdict === "invalid");
     const deliverable = delivered.filter((row) => verdictOf(row).verdict === "valid");
     const unconfirmed = delivered.filter((row) => verdictOf(row).verdict === "unconfirmed");
@@ -223,34 +226,11 @@ export async function claimReplacement(
     if (counted <= threshold) {
       throw refusal(counted, notInOrder.length, threshold, order.lead_count, deliverable.length);
     }
-    // Without the provider's word one claim swaps at most 20% of the order; proven invalid first.
-    const cap = checked.providerAnswered
-      ? counted
-      : Math.floor((order.lead_count * UNCONFIRMED_REPLACEMENT_PERCENT) / 100);
-    const toReplace = [...invalid, ...unconfirmed].slice(0, cap);
-    const held = [...invalid, ...unconfirmed].slice(cap);
-
-    // Invalid for everyone: no later order gets them; earlier files keep them, marked invalid.
-    const foundInvalid = invalid.filter((row) => row.email_status !== "invalid");
-    for (const row of foundInvalid) {
-      await tx.lead.update({
-        where: { id: row.lead_id },
-        data: { emailStatus: "invalid", emailStatusReason: verdictOf(row).reason ?? "", emailCheckedAt: now },
-        select: { id: true },
-      });
-    }
-    if (foundInvalid.length > 0) {
-      await tx.$executeRaw`
-        INSERT INTO verifier_months AS m (month, invalid_found)
-        VALUES (date_trunc('month', ${now}::timestamptz AT TIME ZONE 'UTC')::date, ${foundInvalid.length})
-        ON CONFLICT (month) DO UPDATE SET invalid_found = m.invalid_found + ${foundInvalid.length}`;
-    }
-    // Confirmed deliverable: checked and verified now.
-    await tx.lead.updateMany({
-      where: { id: { in: deliverable.map((row) => row.lead_id) } },
-      data: { emailStatus: "valid", emailStatusReason: "", emailCheckedAt: now, verifiedAt: now },
-    });
-    afterCommit(tx, revalidateCatalogue);
+    // Only an invalid verdict counts without the cap: the others replace at most 20% of the order's
+    // rows, and the rest waits for the admin. The verdicts are on the leads already (checkReported).
+    const cap = Math.floor((order.lead_count * UNCONFIRMED_REPLACEMENT_PERCENT) / 100);
+    const toReplace = [...invalid, ...unconfirmed.slice(0, cap)];
+    const held = unconfirmed.slice(cap);
 
     const positions = (await swapForFresh(tx, order, toReplace, reported)).map((row) => row.position);
     const replaced = positions.length;
@@ -282,10 +262,11 @@ export async function claimReplacement(
         createdAt: now,
       })),
     });
-    // Unconfirmed reports take a lead off the shelf only once buyers of two different orders made them.
+    // Unconfirmed reports by buyers of two different orders flag a lead for the admin's review; it
+    // stays on sale until the admin decides.
     await tx.$executeRaw`
-      UPDATE leads SET quarantined_at = ${now}
-       WHERE quarantined_at IS NULL AND id IN (
+      UPDATE leads SET flagged_at = ${now}
+       WHERE flagged_at IS NULL AND id IN (
          SELECT lead_id FROM replacement_reports
           WHERE lead_id = ANY(${unconfirmed.map((row) => row.lead_id)}::bigint[]) AND verdict = 'unconfirmed'
           GROUP BY lead_id HAVING count(DISTINCT order_id) >= 2)`;
@@ -308,7 +289,7 @@ export async function claimReplacement(
       invalidConfirmed: invalid.length,
       verifiedDeliverable: deliverable.map((row) => ({
         email: row.email,
-        checkedAt: checked.checkedAt.toISOString(),
+        checkedAt: verdictOf(row).checkedAt.toISOString(),
       })),
       heldForReview: held.length,
     };
@@ -338,7 +319,7 @@ export async function replaceHeld(
   return transaction(async (tx) => {
     const order = await lockClaimOrder(tx, categoryId, claimId);
     const held = await tx.$queryRaw<Delivered[]>`
-      SELECT ol.position, ol.lead_id, l.email, l.email_status::text
+      SELECT ol.position, ol.lead_id, l.email, l.email_status::text, l.provider_checked_at
         FROM replacement_reports rr
         JOIN order_leads ol ON ol.order_id = rr.order_id AND ol.lead_id = rr.lead_id
         JOIN leads l ON l.id = rr.lead_id

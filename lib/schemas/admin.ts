@@ -300,16 +300,18 @@ export type ReviewedLeadDto = {
   verdict: "invalid" | "valid" | "unconfirmed";
   replaced: boolean;
   held: boolean;
+  /** Reported by buyers of two or more orders: awaiting the admin, still on sale. */
+  flagged: boolean;
   /** The lead's status now. */
   emailStatus: "valid" | "accept_all" | "unknown" | "invalid";
   /** Different orders whose buyers reported the lead. */
   reportedByOrders: number;
 };
 
-/** A category's leads awaiting the admin: quarantined, and rows held under the 20% cap. */
-export type QuarantineCount = { categoryId: string; quarantined: number; held: number };
+/** A category's leads awaiting the admin: flagged (still on sale), and rows held under the 20% cap. */
+export type QuarantineCount = { categoryId: string; flagged: number; held: number };
 
-/** An accepted replacement claim with quarantined or held leads, for the admin's review. */
+/** An accepted replacement claim with flagged or held leads, for the admin's review. */
 export type QuarantineClaimDto = {
   claimId: string;
   orderId: string;
@@ -326,8 +328,8 @@ export type QuarantineClaimDto = {
   verifiedDeliverable: number;
   /** The claim's rows held under the 20% cap, awaiting the admin's decision. */
   heldForReview: number;
-  /** The claim's reported leads quarantined now; `leads` lists the first ones (held ones too). */
-  quarantined: number;
+  /** The claim's reported leads flagged now; `leads` lists the first ones (held ones too). */
+  flagged: number;
   leads: ReviewedLeadDto[];
 };
 

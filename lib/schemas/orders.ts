@@ -99,5 +99,5 @@ export type ReplacementAnswer = {
   heldForReview: number;
 };
 
-/** Without a provider's confirmation, one claim replaces at most this share of the order's rows. */
+/** Counted rows not found invalid (catch-all, unknown, unanswered): one claim replaces at most this share of the order's rows. */
 export const UNCONFIRMED_REPLACEMENT_PERCENT = 20;

@@ -22,6 +22,11 @@ export type VerifyOptions = {
   domains: MailDomainChecker;
   /** The mailbox provider, when one is configured. */
   provider?: ZeroBounce;
+  /**
+   * Books the provider's budget for the distinct addresses still standing and answers how many of
+   * them it may be sent (the first ones); the others get no verdict. Unset: all of them.
+   */
+  allowProvider?: (addresses: number) => Promise<number>;
   /** When the domain checks must have answered (epoch milliseconds); the checker's default else. */
   deadlineAt?: number;
 };
@@ -32,6 +37,13 @@ export type VerifyResult = {
   /** Why the provider gave no verdicts (the ones after it failed are missing too), for the admin. */
   providerError: ProviderError | null;
 };
+
+/** Whether a check's verdict is the provider's: ours only ever find an address invalid, for our reasons. */
+export function isProviderVerdict(check: AddressCheck): boolean {
+  return (
+    check.status !== null && (check.status !== "invalid" || (check.reason ?? "").startsWith("provider:"))
+  );
+}
 
 // What the lists say of a domain, for the last domains seen (an import's rows share a few).
 const DOMAIN_LISTS_SIZE = 10_000;
@@ -94,7 +106,8 @@ export async function verifyAddresses(
     if (indexes) indexes.push(index);
     else byAddress.set(key, [index]);
   });
-  const keys = [...byAddress.keys()];
+  let keys = [...byAddress.keys()];
+  if (options.allowProvider) keys = keys.slice(0, await options.allowProvider(keys.length));
   for (let start = 0; start < keys.length; start += BATCH_LIMIT) {
     const batch = keys.slice(start, start + BATCH_LIMIT);
     let verdicts: Map<string, ProviderVerdict>;

@@ -1,8 +1,8 @@
 // The admin's side of verification in Chromium against the production build, with a server of its
 // own (its own database, a DNS server on loopback and the ZeroBounce stand-in, so the key stored
 // here reaches no other spec): the provider key saved in Settings and its credits shown; a
-// category's due leads re-checked now, with the progress on its card; quarantine reviewed per
-// claim, one claim released and another deleted, every buyer's file keeping its rows; rows held
+// category's due leads re-checked now, with the progress on its card; flagged leads reviewed per
+// claim, one claim's kept on sale and another's deleted, every buyer's file keeping its rows; rows held
 // under a claim's 20% cap replaced as far as the category goes, the rest declined.
 import { expect, test, type Page } from "@playwright/test";
 import { SignJWT } from "jose";
@@ -139,13 +139,13 @@ test("Re-check now runs the category's leads through the checks and shows it on 
   expect(zerobounce.calls.filter((call) => call.startsWith("validatebatch")).length).toBeGreaterThan(0);
 });
 
-test("quarantine is reviewed per claim: one claim released, another deleted, no file loses rows", async ({
+test("flagged leads are reviewed per claim: one claim's kept on sale, another's deleted, no file loses rows", async ({
   page,
 }) => {
   const orders = [await paidOrder(), await paidOrder(), await paidOrder(), await paidOrder()];
   const x = orders[0].emails.slice(100, 160);
   const y = orders[0].emails.slice(200, 260);
-  // The provider cannot tell: the buyers' word counts, and two orders' reports quarantine.
+  // The provider cannot tell: the buyers' word counts, and two orders' reports flag the leads.
   for (const email of [...x, ...y]) zerobounce.results.set(email, { status: "unknown", sub_status: "" });
   const claims: [number, string[]][] = [
     [0, x],
@@ -164,26 +164,27 @@ test("quarantine is reviewed per claim: one claim released, another deleted, no 
   const card = page
     .locator("[data-category-id]")
     .filter({ has: page.getByRole("heading", { name: "Review Leads" }) });
-  await expect(card.getByTestId("quarantine")).toContainText("120 quarantined");
+  await expect(card.getByTestId("quarantine")).toContainText("120 flagged");
   await card.getByRole("button", { name: "Review by claim" }).click();
-  const dialog = page.getByRole("dialog", { name: "Quarantine review: Review Leads" });
+  const dialog = page.getByRole("dialog", { name: "Claims review: Review Leads" });
   const claim = (index: number) => dialog.getByRole("region", { name: `Claim on order ${orders[index].id}` });
   await expect(dialog.getByTestId("quarantine-claim")).toHaveCount(4);
-  await expect(claim(1)).toContainText("60 of its reported leads quarantined");
+  await expect(claim(1)).toContainText("60 of its reported leads flagged");
+  await expect(claim(1).getByText("Flagged", { exact: true })).toHaveCount(60);
   await expect(claim(1).getByText("Unconfirmed", { exact: true })).toHaveCount(60);
 
-  await claim(1).getByRole("button", { name: "Release claim" }).click();
-  await expectToast(page, "Claim's leads released");
+  await claim(1).getByRole("button", { name: "Keep on sale" }).click();
+  await expectToast(page, "Claim's flagged leads kept on sale");
   // The first order's claim reported the same leads: both leave the review.
   await expect(dialog.getByTestId("quarantine-claim")).toHaveCount(2);
 
   page.once("dialog", (confirm) => void confirm.accept());
   await claim(3).getByRole("button", { name: "Delete claim's leads" }).click();
   await expectToast(page, "Claim's leads deleted");
-  await expect(dialog).toContainText("No quarantined leads");
+  await expect(dialog).toContainText("No leads to review");
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toBeHidden();
-  await expect(card).toContainText("No quarantined leads");
+  await expect(card).toContainText("No leads to review");
 
   const { rows } = await pool.query<{ rows: number; invalid: number }>(
     `SELECT count(*)::int AS rows, count(*) FILTER (WHERE l.email_status = 'invalid')::int AS invalid
@@ -201,6 +202,13 @@ test("rows held under a claim's 20% cap are replaced as far as the category goes
 }) => {
   const order = await paidOrder(heldCategory);
   // The provider fails: without its word one claim replaces 200 of the 1,000 rows, 800 are held.
+  // No earlier verdict of its to reuse (the server's re-checks confirmed the older leads), and its
+  // pace idle, so that the claim's first batch meets the failure.
+  await pool.query(
+    `UPDATE leads SET provider_checked_at = NULL WHERE id IN (SELECT lead_id FROM order_leads WHERE order_id = $1)`,
+    [order.id],
+  );
+  await pool.query("DELETE FROM paces WHERE name = 'provider-batches'");
   zerobounce.failNext(500);
   const answer = await page.request.post(`${server.url}/api/orders/${order.key}/replacement`, {
     data: { emails: order.emails },
@@ -213,7 +221,7 @@ test("rows held under a claim's 20% cap are replaced as far as the category goes
     .filter({ has: page.getByRole("heading", { name: "Held Leads" }) });
   await expect(card.getByTestId("quarantine")).toContainText("800 held for review");
   await card.getByRole("button", { name: "Review by claim" }).click();
-  const dialog = page.getByRole("dialog", { name: "Quarantine review: Held Leads" });
+  const dialog = page.getByRole("dialog", { name: "Claims review: Held Leads" });
   const claim = dialog.getByRole("region", { name: `Claim on order ${order.id}` });
   await expect(claim).toContainText("800 of its rows held for review");
 
@@ -229,7 +237,7 @@ test("rows held under a claim's 20% cap are replaced as far as the category goes
   page.once("dialog", (confirm) => void confirm.accept());
   await claim.getByRole("button", { name: "Decline held leads" }).click();
   await expectToast(page, "Held leads declined", `Order ${order.id}`);
-  await expect(dialog).toContainText("No quarantined leads");
+  await expect(dialog).toContainText("No leads to review");
 
   // The buyer's order page tells what became of the claim; the file keeps its 1,000 rows.
   await page.goto(`${server.url}/order/${order.key}`);

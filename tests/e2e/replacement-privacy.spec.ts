@@ -1,6 +1,6 @@
 // The buyer's replacement claim on the order page and a person's erasure request, in Chromium
 // against the production build: a refused claim (5% or less) with its message, an accepted one from
-// a CSV upload and the claim shown after reload, quarantine once a second order's buyer reports the same leads; /privacy/requests -> confirmation mail -> confirm
+// a CSV upload and the claim shown after reload, flagged for the admin (still on sale) once a second order's buyer reports the same leads; /privacy/requests -> confirmation mail -> confirm
 // page -> erased, and the admin's masked list.
 import { closeE2eDb, e2eDb, expect, openDashboard, test } from "./admin-fixtures";
 import { mailTo } from "./mailbox";
@@ -74,7 +74,7 @@ test("a buyer is refused at 5% with the counted number, claims from a CSV and se
   await expect(page.getByRole("form", { name: "Replacement claim" })).toHaveCount(0);
 
   // One buyer's word leaves them on sale; a buyer of another order of the same leads reports them
-  // too: now they are quarantined (docs/product-rules.md, "Replacement claims").
+  // too: now they are flagged for the admin, still on sale (docs/product-rules.md, "Replacement claims").
   const second = await paidOrder("Legal");
   const reported = emails.slice(100, 160);
   expect(second.emails.filter((email) => reported.includes(email))).toHaveLength(60);
@@ -83,7 +83,7 @@ test("a buyer is refused at 5% with the counted number, claims from a CSV and se
   });
   expect(secondClaim.status()).toBe(201);
 
-  // The admin sees them quarantined in the Categories tab and releases them (the count is back).
+  // The admin sees them flagged in the Categories tab and keeps them on sale (the count never moved).
   const countOf = async () =>
     (await e2eDb().query<{ count: number }>("SELECT count FROM categories WHERE title = 'Legal'")).rows[0]
       .count;
@@ -92,10 +92,10 @@ test("a buyer is refused at 5% with the counted number, claims from a CSV and se
   const card = page
     .locator("[data-category-id]")
     .filter({ has: page.getByRole("heading", { name: "Legal" }) });
-  await expect(card.getByTestId("quarantine")).toContainText("60 quarantined");
-  await card.getByRole("button", { name: "Release" }).click();
-  await expect(card).toContainText("No quarantined leads");
-  expect(await countOf()).toBe(before + 60);
+  await expect(card.getByTestId("quarantine")).toContainText("60 flagged");
+  await card.getByRole("button", { name: "Keep on sale" }).click();
+  await expect(card).toContainText("No leads to review");
+  expect(await countOf()).toBe(before);
   await page.getByRole("button", { name: "Dashboard" }).click();
   await expect(page.getByText("Replacement Rate")).toBeVisible();
   await expect(page.getByText("Invalid Found")).toBeVisible();

@@ -1,8 +1,8 @@
 // The admin's side of verification (docs/product-rules.md, "Verification" and "Replacement
 // claims"), against PostgreSQL, the NOWPayments stand-in, a DNS server on loopback and the
 // ZeroBounce stand-in: the provider key stored in Settings (sealed, shown masked, never returned)
-// and used by the claim checks; the provider's credits and the last error; quarantine reviewed,
-// released and deleted per claim without any buyer's file losing a row.
+// and used by the claim checks; the provider's credits and the last error; flagged leads reviewed,
+// kept on sale and deleted per claim without any buyer's file losing a row.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromAddress } from "../support/client";
 import { startDnsServer } from "../support/dns-server";
@@ -35,7 +35,7 @@ const { POST: releaseClaimRoute } =
   await import("@/app/api/admin/categories/[id]/quarantine/claims/[claimId]/release/route");
 const { db, pool } = await import("@/lib/db");
 const { signAdminToken } = await import("@/lib/auth/session");
-const { recordVerifierError } = await import("@/lib/leads/recheck");
+const { recordVerifierError } = await import("@/lib/leads/provider-spend");
 const { createCategoryWithLeads } = await import("@/prisma/demo-data");
 
 let token: string;
@@ -167,8 +167,8 @@ describe("the verification provider in Settings", () => {
   });
 });
 
-describe("quarantine reviewed per claim", () => {
-  it("lists claims with their verdicts, releases one claim's leads and deletes another's; no buyer's file loses rows", async () => {
+describe("flagged leads reviewed per claim", () => {
+  it("lists claims with their verdicts, keeps one claim's flagged leads on sale and deletes another's; no buyer's file loses rows", async () => {
     const category = await createCategoryWithLeads(pool(), { title: "Reviewed Claims" }, 1100, 61);
     await pool().query(`UPDATE leads SET email = 'p' || id || '@ok.test' WHERE category_id = $1`, [category]);
     // Four buyers of overlapping leads; D never claims.
@@ -195,13 +195,13 @@ describe("quarantine reviewed per claim", () => {
     expect(zerobounce.calls).toEqual(["validatebatch:121"]);
     expect((await claim(keys.b, x)).status).toBe(201);
     expect((await claim(keys.c, y)).status).toBe(201);
-    const quarantined = await db().lead.count({
-      where: { categoryId: category, quarantinedAt: { not: null } },
-    });
-    expect(quarantined).toBe(120);
+    // Reported by two orders each: flagged for the review, and still on sale (decisions 10.1).
+    const flagged = await db().lead.count({ where: { categoryId: category, flaggedAt: { not: null } } });
+    expect(flagged).toBe(120);
+    expect(await db().lead.count({ where: { categoryId: category, quarantinedAt: { not: null } } })).toBe(0);
     const countBefore = (await db().category.findUniqueOrThrow({ where: { id: category } })).count;
 
-    // The review: newest claim first, each with its quarantined leads and their verdicts.
+    // The review: newest claim first, each with its flagged leads and their verdicts.
     expect((await call(claimsRoute, "/x", { params: { id: category } })).status).toBe(401);
     expect((await call(claimsRoute, "/x", { token, params: { id: "nope" } })).status).toBe(400);
     expect((await call(claimsRoute, "/x?pageSize=0", { token, params: { id: category } })).status).toBe(400);
@@ -210,9 +210,9 @@ describe("quarantine reviewed per claim", () => {
     type Listed = {
       claimId: string;
       buyerEmail: string;
-      quarantined: number;
+      flagged: number;
       invalidConfirmed: number;
-      leads: { email: string; verdict: string; reportedByOrders: number }[];
+      leads: { email: string; verdict: string; flagged: boolean; reportedByOrders: number }[];
     };
     const list = await callJson<Listed[]>(claimsRoute, "/x", { token, params: { id: category } });
     expect(list.status).toBe(200);
@@ -222,15 +222,15 @@ describe("quarantine reviewed per claim", () => {
       "b***@e***.com",
       "b***@e***.com",
     ]);
-    expect(list.body.map((entry) => entry.quarantined)).toEqual([60, 60, 120]);
+    expect(list.body.map((entry) => entry.flagged)).toEqual([60, 60, 120]);
     const [claimC, claimB, claimA] = list.body;
     expect(claimA.invalidConfirmed).toBe(1);
     expect(claimA.leads).toHaveLength(100);
     expect(claimB.leads.map((lead) => lead.email).sort()).toEqual(x);
     expect(claimC.leads.map((lead) => lead.email).sort()).toEqual(y);
-    expect(new Set(claimB.leads.map((lead) => `${lead.verdict}:${lead.reportedByOrders}`))).toEqual(
-      new Set(["unconfirmed:2"]),
-    );
+    expect(
+      new Set(claimB.leads.map((lead) => `${lead.verdict}:${lead.flagged}:${lead.reportedByOrders}`)),
+    ).toEqual(new Set(["unconfirmed:true:2"]));
     const second = await callJson<Listed[]>(claimsRoute, "/x?page=2&pageSize=2", {
       token,
       params: { id: category },
@@ -238,7 +238,7 @@ describe("quarantine reviewed per claim", () => {
     expect(second.body.map((entry) => entry.claimId)).toEqual([claimA.claimId]);
     expect(second.headers.get("x-total-count")).toBe("3");
 
-    // Release per claim: only B's leads (x) go back on sale.
+    // Kept on sale per claim: only B's leads (x) lose their flag; the count never moved.
     const release = (id: string, claimId: string, auth = token) =>
       callJson(releaseClaimRoute, "/x", { token: auth, method: "POST", params: { id, claimId } });
     expect(
@@ -256,9 +256,9 @@ describe("quarantine reviewed per claim", () => {
     expect((await release(category, "999999")).status).toBe(404);
     const released = await release(category, claimB.claimId);
     expect(released.body).toEqual({ success: true, released: 60 });
-    expect((await db().category.findUniqueOrThrow({ where: { id: category } })).count).toBe(countBefore + 60);
+    expect((await db().category.findUniqueOrThrow({ where: { id: category } })).count).toBe(countBefore);
     const afterRelease = await callJson<Listed[]>(claimsRoute, "/x", { token, params: { id: category } });
-    expect(afterRelease.body.map((entry) => [entry.claimId, entry.quarantined])).toEqual([
+    expect(afterRelease.body.map((entry) => [entry.claimId, entry.flagged])).toEqual([
       [claimC.claimId, 60],
       [claimA.claimId, 60],
     ]);
@@ -273,8 +273,8 @@ describe("quarantine reviewed per claim", () => {
       params: { id: category, claimId: claimC.claimId },
     });
     expect(deleted.body).toEqual({ success: true, deleted: 60 });
-    expect((await db().category.findUniqueOrThrow({ where: { id: category } })).count).toBe(countBefore + 60);
-    expect(await db().lead.count({ where: { categoryId: category, quarantinedAt: { not: null } } })).toBe(0);
+    expect((await db().category.findUniqueOrThrow({ where: { id: category } })).count).toBe(countBefore - 60);
+    expect(await db().lead.count({ where: { categoryId: category, flaggedAt: { not: null } } })).toBe(0);
     const isY = (line: string) => y.some((email) => line.includes(`,${email},`));
     for (const [name, key] of Object.entries(keys)) {
       const file = await csvOf(key);

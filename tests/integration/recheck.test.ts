@@ -323,6 +323,28 @@ describe("re-check now", () => {
     return answer.body.find((entry) => entry.categoryId === id)!;
   };
 
+  it("reuses a provider verdict under 24 hours old instead of asking again", async () => {
+    const id = await category("Recheck reuse", [
+      { email: "fresh@ok.test", daysAgo: 3, status: "valid" },
+      { email: "also-fresh@ok.test", daysAgo: 3 },
+      { email: "stale@ok.test", daysAgo: 3 },
+    ]);
+    // A claim's check asked the provider about two of them an hour ago, and about one 25 hours ago.
+    await pool().query(
+      `UPDATE leads SET provider_checked_at = now() - CASE WHEN email = 'stale@ok.test'
+         THEN interval '25 hours' ELSE interval '1 hour' END WHERE category_id = $1`,
+      [id],
+    );
+    expect((await call(recheckNowRoute, "/x", { token, method: "POST", params: { id } })).status).toBe(202);
+    const started = Date.now();
+    await run({ provider: provider() });
+    expect(standin.calls).toEqual(["validatebatch:1"]);
+    const after = await leadsOf(id);
+    expect(after["stale@ok.test"].providerCheckedAt!.getTime()).toBeGreaterThanOrEqual(started);
+    expect(after["fresh@ok.test"].providerCheckedAt!.getTime()).toBeLessThan(started);
+    expect((await overviewOf(id)).run).toMatchObject({ total: 3, checked: 3 });
+  });
+
   it("counts due leads per category, queues a sweep of the whole category and shows its progress", async () => {
     const leads = [
       ...Array.from({ length: 450 }, (_, i) => ({ email: `n${i}@ok.test`, daysAgo: 3 })),

@@ -388,6 +388,8 @@ describe("schema and migrations", () => {
         "leads category_id, verified_at DESC, id",
         // Due re-checks counted, and requested ones swept, per category (lib/leads/recheck-queue.ts).
         "leads category_id, GREATEST(verified_at, email_checked_at), id) INCLUDE (verified_at, email_checked_at) WHERE lead_sellable(quarantined_at, email_status",
+        // Leads flagged for the admin's review, counted per category (lib/categories/quarantine.ts).
+        "leads category_id) WHERE (flagged_at IS NOT NULL",
         // Claim rows held for the admin's review, counted per category (lib/categories/quarantine.ts).
         "replacement_reports order_id) WHERE (held = true",
         // Imported leads queued for the provider, counted among the due re-checks.

@@ -1,4 +1,4 @@
-// GET /api/admin/categories/quarantine - quarantined (buyer-reported) leads per category
+// GET /api/admin/categories/quarantine - flagged leads and held claim rows per category
 import { route } from "@/lib/api/handler";
 import { quarantineCounts } from "@/lib/categories/quarantine";
 

@@ -1,4 +1,4 @@
-// GET /api/admin/categories/{id}/quarantine/claims - the claims whose reported leads are quarantined, newest first (X-Total-Count carries the total)
+// GET /api/admin/categories/{id}/quarantine/claims - the claims with flagged leads or held rows, newest first (X-Total-Count carries the total)
 import { route } from "@/lib/api/handler";
 import { listQuarantineClaims } from "@/lib/orders/claim-review";
 import { quarantineClaimsQuery } from "@/lib/schemas/admin";

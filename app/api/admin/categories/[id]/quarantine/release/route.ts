@@ -1,4 +1,4 @@
-// POST /api/admin/categories/{id}/quarantine/release - make the category's quarantined leads sellable again
+// POST /api/admin/categories/{id}/quarantine/release - keep the category's flagged leads on sale, clearing their flags
 import { route } from "@/lib/api/handler";
 import { releaseQuarantine } from "@/lib/categories/quarantine";
 import { uuidParams } from "@/lib/schemas/common";

@@ -1,4 +1,4 @@
-// DELETE /api/admin/categories/{id}/quarantine/claims/{claimId} - delete the claim's quarantined leads (sold ones stay in their files, marked invalid)
+// DELETE /api/admin/categories/{id}/quarantine/claims/{claimId} - take the claim's flagged leads off sale (sold ones stay in their files, marked invalid)
 import { route } from "@/lib/api/handler";
 import { deleteClaim } from "@/lib/orders/claim-review";
 import { claimParams } from "@/lib/schemas/admin";

@@ -1,4 +1,4 @@
-// POST /api/admin/categories/{id}/quarantine/claims/{claimId}/release - make the claim's quarantined leads sellable again
+// POST /api/admin/categories/{id}/quarantine/claims/{claimId}/release - keep the claim's flagged leads on sale, clearing their flags
 import { route } from "@/lib/api/handler";
 import { releaseClaim } from "@/lib/orders/claim-review";
 import { claimParams } from "@/lib/schemas/admin";
