@@ -40,6 +40,7 @@ BEGIN
   RETURN NULL;
 END $$;
 
+DROP TRIGGER IF EXISTS "category_phone_screens_catalogue_version" ON "category_phone_screens";
 DROP TRIGGER IF EXISTS "categories_catalogue_version" ON "categories";
 DROP TRIGGER IF EXISTS "categories_catalogue_version_update" ON "categories";
 DROP TRIGGER IF EXISTS "leads_catalogue_version" ON "leads";
@@ -52,3 +53,6 @@ CREATE TRIGGER "leads_catalogue_version" AFTER INSERT OR DELETE OR TRUNCATE ON "
   FOR EACH STATEMENT EXECUTE FUNCTION "bump_catalogue_version"();
 CREATE TRIGGER "leads_catalogue_version_update" AFTER UPDATE ON "leads"
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "leads_catalogue_version_update"();
+-- The UK phones' screening figures the category page shows (category_phone_screens).
+CREATE TRIGGER "category_phone_screens_catalogue_version" AFTER INSERT OR UPDATE OR DELETE ON "category_phone_screens"
+  FOR EACH STATEMENT EXECUTE FUNCTION "bump_catalogue_version"();

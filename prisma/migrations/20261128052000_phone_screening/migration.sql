@@ -37,7 +37,5 @@ CREATE TABLE "category_phone_screens" (
     REFERENCES "categories" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
--- The category page shows these figures: a screening flushes the cached pages.
-CREATE TRIGGER "category_phone_screens_catalogue_version"
-  AFTER INSERT OR UPDATE OR DELETE ON "category_phone_screens"
-  FOR EACH STATEMENT EXECUTE FUNCTION "bump_catalogue_version"();
+-- The category page shows these figures: a screening flushes the cached pages (its trigger is in
+-- prisma/derived/40-catalogue-version.sql).
