@@ -29,7 +29,9 @@ DROP FUNCTION IF EXISTS "category_check_days_remove"();
 DROP FUNCTION IF EXISTS "category_check_days_move"();
 DROP FUNCTION IF EXISTS "category_rollups_add"();
 
-CREATE OR REPLACE FUNCTION "category_rollups_change"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Trigger functions here run with jit = off: the planner has no statistics for transition tables,
+-- costs their joins in the millions and would JIT-compile each statement (over a second) every time.
+CREATE OR REPLACE FUNCTION "category_rollups_change"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
 DECLARE
   -- A lead's place in the rollups, with its sellability.
   keys CONSTANT text := $k$ category_id, country, (verified_at AT TIME ZONE 'UTC')::date,

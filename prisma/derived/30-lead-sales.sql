@@ -10,7 +10,7 @@
 -- grouped upsert, which first looks for a conflicting row of each. Only when one of them already
 -- has a counter (a sold lead, or one sold at the same moment by another order) or comes twice is
 -- the insert undone and the upsert made.
-CREATE OR REPLACE FUNCTION "lead_sales_add"() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION "lead_sales_add"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
 BEGIN
   BEGIN
     INSERT INTO lead_sales (category_id, lead_id, sold)
@@ -27,7 +27,7 @@ END $$;
 
 -- Removed deliveries (an erasure, deleted quarantined leads, a deleted order: its order row is
 -- gone by the time its order_leads are, so the category comes from the lead).
-CREATE OR REPLACE FUNCTION "lead_sales_remove"() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION "lead_sales_remove"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
 BEGIN
   UPDATE lead_sales s SET sold = s.sold - gone.sold
   FROM (SELECT l.category_id, r.lead_id, count(*)::int AS sold
@@ -39,7 +39,7 @@ BEGIN
 END $$;
 
 -- A replacement: rows whose lead changed move a sale from the old lead to the new one.
-CREATE OR REPLACE FUNCTION "lead_sales_move"() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION "lead_sales_move"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
 BEGIN
   INSERT INTO lead_sales AS s (category_id, lead_id, sold)
   SELECT o.category_id, n.lead_id, count(*)::int

@@ -2,7 +2,7 @@
 -- own transaction, so the bump commits with the change and every instance's page cache sees it on
 -- its next request (docs/product-rules.md, caching).
 
-CREATE OR REPLACE FUNCTION "bump_catalogue_version"() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION "bump_catalogue_version"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
 BEGIN
   UPDATE "catalogue_version" SET "version" = "version" + 1 WHERE "id" = 1;
   RETURN NULL;
@@ -13,7 +13,7 @@ END $$;
 -- column the pages read (counts, freshness, status mix, segments, previews). The list below is
 -- those columns; tests/integration/derived.test.ts holds it equal to the columns the pages read
 -- (CATALOGUE_PAGE_COLUMNS in lib/categories/page-columns.ts).
-CREATE OR REPLACE FUNCTION "leads_catalogue_version_update"() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION "leads_catalogue_version_update"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
 BEGIN
   IF EXISTS (
     SELECT 1 FROM old_rows o JOIN new_rows n ON n.id = o.id
@@ -32,7 +32,7 @@ BEGIN
 END $$;
 
 -- Any updated category: its name, image, description or visibility are on the pages.
-CREATE OR REPLACE FUNCTION "categories_catalogue_version_update"() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION "categories_catalogue_version_update"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
 BEGIN
   IF EXISTS (SELECT 1 FROM new_rows) THEN
     UPDATE "catalogue_version" SET "version" = "version" + 1 WHERE "id" = 1;
