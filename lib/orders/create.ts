@@ -14,8 +14,9 @@ import type { CreatePaymentAnswer } from "@/lib/schemas/payment";
 import { segmentCounts } from "@/lib/segments/counts";
 import type { Segment } from "@/lib/segments/vocabularies";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { listedLeads } from "@/lib/suppression/counts";
-import { keepList, ownedList } from "@/lib/suppression/lists";
+import { expensiveQuery } from "@/lib/limits/expensive-queries";
+import { countAddressCheck, countListCheck, listedLeads } from "@/lib/suppression/counts";
+import { keepList, ownedList, type OwnedList } from "@/lib/suppression/lists";
 
 // Creating an order: the order row first, then the provider's invoice for it.
 
@@ -69,21 +70,41 @@ export async function createPayment(
   if (available < pkg.leadCount) {
     throw conflict(`${category.title} has ${n(available)} leads${where}, ${fewer}`);
   }
+  // The cheap per-address limit comes before any query a visitor could make expensive.
+  const limit = env().ORDER_CREATE_LIMIT;
+  if (limit > 0) {
+    await assertWithinLimit(
+      { bucket: `create-order:${caller.clientIp}`, max: limit, windowSeconds: ORDER_WINDOW_SECONDS },
+      "Too many orders from your address. Please complete an open payment or try again in a few minutes.",
+    );
+  }
   // Leads the buyer's email bought before, and those their list names, are never delivered:
-  // counted before any invoice, each once.
+  // counted before any invoice, each once, under the budget of expensive queries. How many the
+  // list names is never said before payment (lib/suppression/counts.ts).
   const scope = { categoryId: category._id, country: location, segment };
-  const list = input.suppressionListId ? await ownedList(input.suppressionListId, caller) : null;
-  const bought = input.email ? await countBoughtBefore(scope, input.email) : 0;
+  let list: OwnedList | null = null;
+  if (input.suppressionListId) {
+    await countAddressCheck(caller);
+    list = await ownedList(input.suppressionListId, caller);
+    await countListCheck(list);
+  }
+  const { bought, listed } =
+    input.email || list
+      ? await expensiveQuery(async (tx) => {
+          const bought = input.email ? await countBoughtBefore(scope, input.email, tx) : 0;
+          if (available - bought < pkg.leadCount) return { bought, listed: 0 };
+          return { bought, listed: list ? await listedLeads(tx, list, scope, input.email) : 0 };
+        })
+      : { bought: 0, listed: 0 };
   if (available - bought < pkg.leadCount) {
     throw conflict(
       `${category.title} has ${n(available)} leads${where}; you bought ${n(bought)} of them before, which leaves ${n(available - bought)}, ${fewer}`,
     );
   }
-  const listed = list ? await listedLeads(list, scope, input.email) : 0;
   if (available - bought - listed < pkg.leadCount) {
-    const before = bought ? `you bought ${n(bought)} of them before and ` : "";
+    const before = bought ? `the ${n(bought)} you bought before and ` : "";
     throw conflict(
-      `${category.title} has ${n(available)} leads${where}; ${before}your list removes ${n(listed)}${bought ? " more" : " of them"}, which leaves ${n(available - bought - listed)}, ${fewer}`,
+      `${category.title} has ${n(available)} leads${where}; what is left without ${before}the contacts on your list is ${fewer}`,
     );
   }
   const provider = await getPaymentProvider();
@@ -120,13 +141,6 @@ export async function createPayment(
     return { success: true, paymentId: open.downloadKey, invoiceUrl: open.invoiceUrl! };
   }
 
-  const limit = env().ORDER_CREATE_LIMIT;
-  if (limit > 0) {
-    await assertWithinLimit(
-      { bucket: `create-order:${caller.clientIp}`, max: limit, windowSeconds: ORDER_WINDOW_SECONDS },
-      "Too many orders from your address. Please complete an open payment or try again in a few minutes.",
-    );
-  }
   const order = await db().order.create({
     data: {
       categoryId: category._id,
