@@ -29,7 +29,8 @@ function wasCanceled(error: unknown, depth = 0): boolean {
   const { code, originalCode, cause } = error as { code?: unknown; originalCode?: unknown; cause?: unknown };
   if (code === QUERY_CANCELED || originalCode === QUERY_CANCELED) return true;
   const message = (error as { message?: unknown }).message;
-  if (typeof message === "string" && message.includes("canceling statement due to statement timeout")) return true;
+  if (typeof message === "string" && message.includes("canceling statement due to statement timeout"))
+    return true;
   return wasCanceled(cause, depth + 1);
 }
 
@@ -43,14 +44,20 @@ export async function expensiveQuery<T>(
   timeoutMs = EXPENSIVE_QUERY_TIMEOUT_MS,
 ): Promise<T> {
   if (active >= EXPENSIVE_QUERY_SLOTS) {
-    throw new BusyError("The server is busy counting for other visitors. Please try again in a moment.", BUSY_RETRY_SECONDS);
+    throw new BusyError(
+      "The server is busy counting for other visitors. Please try again in a moment.",
+      BUSY_RETRY_SECONDS,
+    );
   }
   active += 1;
   try {
-    return await transaction(async (tx) => {
-      await tx.$executeRaw`SELECT set_config('statement_timeout', ${String(timeoutMs)}, true)`;
-      return work(tx);
-    }, timeoutMs * 2 + 5_000);
+    return await transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT set_config('statement_timeout', ${String(timeoutMs)}, true)`;
+        return work(tx);
+      },
+      timeoutMs * 2 + 5_000,
+    );
   } catch (error) {
     if (wasCanceled(error)) {
       throw new BusyError(

@@ -52,7 +52,12 @@ export type ListScope = { categoryId: string; country: Location; segment: Segmen
  * of statistics walks the category's date index hoping to meet the email early. The
  * planner prices 100,000 probes high enough to compile them (JIT), which costs more than they do.
  */
-export async function listedLeads(tx: Tx, list: OwnedList, scope: ListScope, boughtBy?: string): Promise<number> {
+export async function listedLeads(
+  tx: Tx,
+  list: OwnedList,
+  scope: ListScope,
+  boughtBy?: string,
+): Promise<number> {
   // Unqualified facet columns name the lead's: the list tables have none.
   const where = Prisma.sql`l.country = ${scope.country}::"Country"
     AND lead_sellable(l.quarantined_at, l.email_status)
@@ -102,7 +107,8 @@ export async function listAvailability(
     : category.countByLocation[query.location];
   const scope = { categoryId: category._id, country: query.location, segment: query.segment };
   // A scope too small for the smallest package needs no count.
-  const removed = count < PACKAGES[0].leadCount ? 0 : await expensiveQuery((tx) => listedLeads(tx, list, scope));
+  const removed =
+    count < PACKAGES[0].leadCount ? 0 : await expensiveQuery((tx) => listedLeads(tx, list, scope));
   const remaining = count - removed;
   return {
     packages: Object.fromEntries(
