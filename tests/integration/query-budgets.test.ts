@@ -82,10 +82,10 @@ async function unlock(client: Client): Promise<void> {
   await client.end();
 }
 
-/** Backends of the test database waiting on a lock. */
+/** Backends of the test database waiting on a table's lock (not the limiter's advisory locks). */
 async function waitingOnLocks(): Promise<number> {
   const { rows } = await pool().query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'relation'",
   );
   return rows[0].n;
 }
