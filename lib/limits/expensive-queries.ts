@@ -19,11 +19,6 @@ const QUERY_CANCELED = "57014";
 
 let active = 0;
 
-/** Expensive queries running in this process (for tests and the health of the budget). */
-export function expensiveQueriesInFlight(): number {
-  return active;
-}
-
 function wasCanceled(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== "object" || depth > 5) return false;
   const { code, originalCode, cause } = error as { code?: unknown; originalCode?: unknown; cause?: unknown };

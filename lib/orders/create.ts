@@ -70,24 +70,41 @@ export async function createPayment(
   if (available < pkg.leadCount) {
     throw conflict(`${category.title} has ${n(available)} leads${where}, ${fewer}`);
   }
-  // The cheap per-address limit comes before any query a visitor could make expensive.
-  const limit = env().ORDER_CREATE_LIMIT;
-  if (limit > 0) {
-    await assertWithinLimit(
-      { bucket: `create-order:${caller.clientIp}`, max: limit, windowSeconds: ORDER_WINDOW_SECONDS },
-      "Too many orders from your address. Please complete an open payment or try again in a few minutes.",
-    );
-  }
-  // Leads the buyer's email bought before, and those their list names, are never delivered:
-  // counted before any invoice, each once, under the budget of expensive queries. How many the
-  // list names is never said before payment (lib/suppression/counts.ts).
-  const scope = { categoryId: category._id, country: location, segment };
   let list: OwnedList | null = null;
   if (input.suppressionListId) {
     await countAddressCheck(caller);
     list = await ownedList(input.suppressionListId, caller);
     await countListCheck(list);
   }
+  const open = await db().order.findFirst({
+    where: {
+      browserId: caller.browserId,
+      categoryId: category._id,
+      packageType: pkg.id,
+      location,
+      segment: segment ? { equals: segment } : { equals: Prisma.DbNull },
+      suppressionListId: list?.id ?? null,
+      paidAt: null,
+      providerPaymentId: null,
+      status: { in: ["pending", "waiting"] },
+      invoiceUrl: { not: null },
+      createdAt: { gt: new Date(Date.now() - REUSABLE_FOR_MS) },
+    },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, downloadKey: true, invoiceUrl: true },
+  });
+  // A new order's per-address limit is counted before any query a visitor could make expensive.
+  const limit = env().ORDER_CREATE_LIMIT;
+  if (!open && limit > 0) {
+    await assertWithinLimit(
+      { bucket: `create-order:${caller.clientIp}`, max: limit, windowSeconds: ORDER_WINDOW_SECONDS },
+      "Too many orders from your address. Please complete an open payment or try again in a few minutes.",
+    );
+  }
+  // Leads the buyer's email bought before, and those their list names, are never delivered:
+  // counted before any invoice, each once, within the budget of expensive queries. How many the
+  // list names is never said before payment (lib/suppression/counts.ts).
+  const scope = { categoryId: category._id, country: location, segment };
   const { bought, listed } =
     input.email || list
       ? await expensiveQuery(async (tx) => {
@@ -110,23 +127,6 @@ export async function createPayment(
   const provider = await getPaymentProvider();
   if (!provider) throw new AppError(503, NOT_CONFIGURED);
 
-  const open = await db().order.findFirst({
-    where: {
-      browserId: caller.browserId,
-      categoryId: category._id,
-      packageType: pkg.id,
-      location,
-      segment: segment ? { equals: segment } : { equals: Prisma.DbNull },
-      suppressionListId: list?.id ?? null,
-      paidAt: null,
-      providerPaymentId: null,
-      status: { in: ["pending", "waiting"] },
-      invoiceUrl: { not: null },
-      createdAt: { gt: new Date(Date.now() - REUSABLE_FOR_MS) },
-    },
-    orderBy: { createdAt: "desc" },
-    select: { id: true, downloadKey: true, invoiceUrl: true },
-  });
   if (list) await keepList(db(), list.id, new Date(Date.now() + LIST_KEPT_FOR_MS), caller);
   if (open) {
     if (input.email || list) {

@@ -1,8 +1,8 @@
 // Buying with an exclusion list (docs/product-rules.md, "Exclusion lists") against PostgreSQL and
 // the NOWPayments stand-in: the list's owner only; what it removes (told only after payment),
-// counted apart from the buyer's earlier purchases; 409 and no invoice when too few leads remain; allocation and replacement skip
-// every listed lead (by email hash or domain); the order page, the receipt and the admin's detail
-// say what was left out; the upkeep deletes unused lists after 24 hours and an order's list once
+// counted apart from the buyer's earlier purchases; 409 and no invoice when too few leads remain;
+// allocation and replacement skip every listed lead (by email hash or domain); the order page, the
+// receipt and the admin's detail say what was left out; the upkeep deletes unused lists after 24 hours and an order's list once
 // its replacement window has closed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromAddress } from "../support/client";
