@@ -2,7 +2,7 @@ import "server-only";
 import { BusyError } from "@/lib/concurrency";
 import { POOL_MAX, POOL_RESERVE, transaction, type Tx } from "@/lib/db";
 
-// Queries a visitor can make cost seconds of database time (docs/product-rules.md, "Budgets"):
+// Queries a visitor can make cost seconds of database time (docs/product-rules.md, "Expensive public queries"):
 // what an exclusion list removes, what an email bought before, a segment's preview rows. Each runs
 // under a permit of this process, never more than the pool's connections less its reserve, and
 // under a statement timeout that PostgreSQL enforces itself (Prisma's transaction timeout only

@@ -1,4 +1,4 @@
-// The budgets of expensive public queries (docs/product-rules.md, "Budgets"), against PostgreSQL:
+// The budgets of expensive public queries (docs/product-rules.md, "Expensive public queries"), against PostgreSQL:
 // an exclusion list's availability and create say only whether each package can be filled, never
 // how many of our leads a list names (a one-address list would tell whether that address is ours);
 // at most EXPENSIVE_QUERY_SLOTS such queries hold a connection at once, so /api/health still finds
