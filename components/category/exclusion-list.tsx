@@ -82,7 +82,7 @@ export function ExclusionListField({
       </div>
       {availability ? (
         <p data-testid="exclusion-availability">
-          Without your contacts{inSegment ? " in this segment" : ""}:{" "}
+          {inSegment ? "In this segment, without" : "Without"} your contacts:{" "}
           {PACKAGES.map((pkg) =>
             availability.packages[pkg.id].available
               ? `${pkg.name} available`
