@@ -14,7 +14,7 @@ import type { CreatePaymentAnswer } from "@/lib/schemas/payment";
 import { segmentCounts } from "@/lib/segments/counts";
 import type { Segment } from "@/lib/segments/vocabularies";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { expensiveQuery } from "@/lib/limits/expensive-queries";
+import { timedQuery, withQueryPermit } from "@/lib/limits/expensive-queries";
 import { countAddressCheck, countListCheck, listedLeads } from "@/lib/suppression/counts";
 import { keepList, ownedList, type OwnedList } from "@/lib/suppression/lists";
 
@@ -45,6 +45,62 @@ export type CreatePaymentInput = {
   suppressionListId?: string;
 };
 
+type Scope = { categoryId: string; country: Location; segment: Segment | null };
+
+/**
+ * The caller's list (its limits counted), this browser's open checkout of the same choice, and
+ * how many of the scope's leads the email bought before and the list names. A new order's limit
+ * is counted before either count; how many the list names is never said before payment
+ * (lib/suppression/counts.ts). The list is not counted once what the email bought leaves too few.
+ */
+async function countLeftOut(
+  input: CreatePaymentInput,
+  caller: Caller & { browserId: string },
+  scope: Scope,
+  packageId: PackageId,
+  available: number,
+) {
+  const leadCount = getPackage(packageId)!.leadCount;
+  let list: OwnedList | null = null;
+  if (input.suppressionListId) {
+    await countAddressCheck(caller);
+    list = await ownedList(input.suppressionListId, caller);
+    await countListCheck(list);
+  }
+  const open = await db().order.findFirst({
+    where: {
+      browserId: caller.browserId,
+      categoryId: scope.categoryId,
+      packageType: packageId,
+      location: scope.country,
+      segment: scope.segment ? { equals: scope.segment } : { equals: Prisma.DbNull },
+      suppressionListId: list?.id ?? null,
+      paidAt: null,
+      providerPaymentId: null,
+      status: { in: ["pending", "waiting"] },
+      invoiceUrl: { not: null },
+      createdAt: { gt: new Date(Date.now() - REUSABLE_FOR_MS) },
+    },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, downloadKey: true, invoiceUrl: true },
+  });
+  const limit = env().ORDER_CREATE_LIMIT;
+  if (!open && limit > 0) {
+    await assertWithinLimit(
+      { bucket: `create-order:${caller.clientIp}`, max: limit, windowSeconds: ORDER_WINDOW_SECONDS },
+      "Too many orders from your address. Please complete an open payment or try again in a few minutes.",
+    );
+  }
+  const { email } = input;
+  if (!email && !list) return { list, open, bought: 0, listed: 0 };
+  const counts = await timedQuery(async (tx) => {
+    const bought = email ? await countBoughtBefore(scope, email, tx) : 0;
+    if (available - bought < leadCount || !list) return { bought, listed: 0 };
+    return { bought, listed: await listedLeads(tx, list, scope, email) };
+  });
+  return { list, open, ...counts };
+}
+
 /**
  * Records the order, then asks the provider for an invoice. Price and lead count come from the
  * package table only. A provider failure leaves the order as status "error" with `lastError` set
@@ -70,49 +126,14 @@ export async function createPayment(
   if (available < pkg.leadCount) {
     throw conflict(`${category.title} has ${n(available)} leads${where}, ${fewer}`);
   }
-  let list: OwnedList | null = null;
-  if (input.suppressionListId) {
-    await countAddressCheck(caller);
-    list = await ownedList(input.suppressionListId, caller);
-    await countListCheck(list);
-  }
-  const open = await db().order.findFirst({
-    where: {
-      browserId: caller.browserId,
-      categoryId: category._id,
-      packageType: pkg.id,
-      location,
-      segment: segment ? { equals: segment } : { equals: Prisma.DbNull },
-      suppressionListId: list?.id ?? null,
-      paidAt: null,
-      providerPaymentId: null,
-      status: { in: ["pending", "waiting"] },
-      invoiceUrl: { not: null },
-      createdAt: { gt: new Date(Date.now() - REUSABLE_FOR_MS) },
-    },
-    orderBy: { createdAt: "desc" },
-    select: { id: true, downloadKey: true, invoiceUrl: true },
-  });
-  // A new order's per-address limit is counted before any query a visitor could make expensive.
-  const limit = env().ORDER_CREATE_LIMIT;
-  if (!open && limit > 0) {
-    await assertWithinLimit(
-      { bucket: `create-order:${caller.clientIp}`, max: limit, windowSeconds: ORDER_WINDOW_SECONDS },
-      "Too many orders from your address. Please complete an open payment or try again in a few minutes.",
-    );
-  }
   // Leads the buyer's email bought before, and those their list names, are never delivered:
-  // counted before any invoice, each once, within the budget of expensive queries. How many the
-  // list names is never said before payment (lib/suppression/counts.ts).
+  // counted before any invoice, each once. Counting them is costly, so from the first limit to the
+  // last count the request holds a permit (lib/limits/expensive-queries.ts).
   const scope = { categoryId: category._id, country: location, segment };
-  const { bought, listed } =
-    input.email || list
-      ? await expensiveQuery(async (tx) => {
-          const bought = input.email ? await countBoughtBefore(scope, input.email, tx) : 0;
-          if (available - bought < pkg.leadCount) return { bought, listed: 0 };
-          return { bought, listed: list ? await listedLeads(tx, list, scope, input.email) : 0 };
-        })
-      : { bought: 0, listed: 0 };
+  const costly = Boolean(input.email || input.suppressionListId);
+  const { list, open, bought, listed } = costly
+    ? await withQueryPermit(caller.clientIp, () => countLeftOut(input, caller, scope, pkg.id, available))
+    : await countLeftOut(input, caller, scope, pkg.id, available);
   if (available - bought < pkg.leadCount) {
     throw conflict(
       `${category.title} has ${n(available)} leads${where}; you bought ${n(bought)} of them before, which leaves ${n(available - bought)}, ${fewer}`,

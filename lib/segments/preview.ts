@@ -2,7 +2,7 @@ import "server-only";
 import type { Location } from "@/lib/categories/location";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { SELLABLE_SQL } from "@/lib/leads/sellable";
-import { expensiveQuery } from "@/lib/limits/expensive-queries";
+import { timedQuery, withQueryPermit } from "@/lib/limits/expensive-queries";
 import { segmentSql } from "@/lib/segments/filter";
 import type { Segment } from "@/lib/segments/vocabularies";
 
@@ -30,23 +30,25 @@ export async function segmentPreview(
   location: Location,
   segment: Segment | null,
 ): Promise<SegmentPreviewRow[]> {
-  const rows = await expensiveQuery(
-    (tx) =>
-      tx.$queryRaw<
-        {
-          first_name: string;
-          last_name: string;
-          job_title: string;
-          company: string;
-          city: string;
-          state: string;
-          email_status: SegmentPreviewRow["emailStatus"];
-        }[]
-      >`SELECT first_name, last_name, job_title, company, city, state, email_status::text FROM leads
+  const rows = await withQueryPermit(null, () =>
+    timedQuery(
+      (tx) =>
+        tx.$queryRaw<
+          {
+            first_name: string;
+            last_name: string;
+            job_title: string;
+            company: string;
+            city: string;
+            state: string;
+            email_status: SegmentPreviewRow["emailStatus"];
+          }[]
+        >`SELECT first_name, last_name, job_title, company, city, state, email_status::text FROM leads
      WHERE category_id = ${categoryId}::uuid AND country = ${location}::"Country" AND ${SELLABLE_SQL}
        AND ${segment ? segmentSql(segment) : Prisma.sql`true`}
      ORDER BY verified_at DESC, id LIMIT ${SEGMENT_PREVIEW_ROWS}`,
-    PREVIEW_TIMEOUT_MS,
+      PREVIEW_TIMEOUT_MS,
+    ),
   );
   return rows.map((row) => ({
     name: `${row.first_name} ${row.last_name.slice(0, 1)}${row.last_name ? "." : ""}`.trim(),

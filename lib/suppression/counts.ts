@@ -6,7 +6,7 @@ import { notFound } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { boughtIds } from "@/lib/leads/allocation";
 import type { Caller } from "@/lib/limits/caller";
-import { expensiveQuery } from "@/lib/limits/expensive-queries";
+import { timedQuery, withQueryPermit } from "@/lib/limits/expensive-queries";
 import { assertWithinLimit } from "@/lib/limits/throttle";
 import { PACKAGES } from "@/lib/packages";
 import type { ListAvailability } from "@/lib/schemas/suppression";
@@ -97,19 +97,21 @@ export async function listAvailability(
   caller: Caller,
   query: { categoryId: string; location: Location; segment: Segment | null },
 ): Promise<ListAvailability> {
-  await countAddressCheck(caller);
-  const list = await ownedList(id, caller);
-  await countListCheck(list);
-  const category = await findCategory(query.categoryId);
-  if (!category) throw notFound("Category not found");
-  const count = query.segment
-    ? (await segmentCounts(category._id, query.location, query.segment)).count
-    : category.countByLocation[query.location];
-  const scope = { categoryId: category._id, country: query.location, segment: query.segment };
-  // A scope too small for the smallest package needs no count.
-  const removed =
-    count < PACKAGES[0].leadCount ? 0 : await expensiveQuery((tx) => listedLeads(tx, list, scope));
-  const remaining = count - removed;
+  // The permit is held from the first limit on (lib/limits/expensive-queries.ts).
+  const remaining = await withQueryPermit(caller.clientIp, async () => {
+    await countAddressCheck(caller);
+    const list = await ownedList(id, caller);
+    await countListCheck(list);
+    const category = await findCategory(query.categoryId);
+    if (!category) throw notFound("Category not found");
+    const count = query.segment
+      ? (await segmentCounts(category._id, query.location, query.segment)).count
+      : category.countByLocation[query.location];
+    // A scope too small for the smallest package (starter) needs no count.
+    if (count < PACKAGES[0].leadCount) return count;
+    const scope = { categoryId: category._id, country: query.location, segment: query.segment };
+    return count - (await timedQuery((tx) => listedLeads(tx, list, scope)));
+  });
   return {
     packages: Object.fromEntries(
       PACKAGES.map((pkg) => [pkg.id, { leadCount: pkg.leadCount, available: remaining >= pkg.leadCount }]),

@@ -1,8 +1,8 @@
 // The budgets of expensive public queries (docs/product-rules.md, "Expensive public queries"), against PostgreSQL:
 // an exclusion list's availability and create say only whether each package can be filled, never
 // how many of our leads a list names (a one-address list would tell whether that address is ours);
-// at most EXPENSIVE_QUERY_SLOTS such queries hold a connection at once, so /api/health still finds
-// one, the next one answers 503 with Retry-After, a statement past the timeout answers 503 and
+// at most 4 such requests hold a connection at once (2 per address), so /api/health still finds
+// one, the next one answers 503 with Retry-After (429 from the same address), a statement past the timeout answers 503 and
 // gives its connection back; checks are rate-limited per address and per list, create counts its
 // order limit before any expensive query, and a bulk load of leads is analysed at once.
 import { Client } from "pg";
@@ -137,11 +137,12 @@ describe("before payment, a list tells nothing about one address", () => {
 
 describe("expensive queries within the pool's budget", () => {
   it("at most 4 hold a connection: the others answer 503 with Retry-After, health answers, a timeout is a 503", async () => {
-    const list = await upload(`${leadEmail}\n`, "10.72.0.1");
+    // Twelve visitors, a list each: more at once than the pool has connections (10).
+    const addresses = Array.from({ length: 12 }, (_, i) => `10.72.0.${i + 1}`);
+    const lists = await Promise.all(addresses.map((address) => upload(`${leadEmail}\n`, address)));
     const lock = await lockLeads();
     try {
-      // More at once than the pool has connections (10): unbounded, they would take them all.
-      const requests = Array.from({ length: 12 }, () => availability(list, "10.72.0.1"));
+      const requests = addresses.map((address, i) => availability(lists[i], address));
       const settled = Promise.all(requests);
       for (let tries = 0; tries < 50 && (await waitingOnLocks()) < 4; tries += 1) {
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -165,8 +166,27 @@ describe("expensive queries within the pool's budget", () => {
     }
     // Every connection is back: the pool has none checked out, and the next check runs.
     expect(pool().totalCount - pool().idleCount).toBe(0);
-    expect((await availability(list, "10.72.0.1")).status).toBe(200);
+    expect((await availability(lists[0], addresses[0])).status).toBe(200);
   }, 30_000);
+
+  it("one address runs at most 2 at once: a third answers 429 at once", async () => {
+    const list = await upload(`${leadEmail}\n`, "10.72.1.1");
+    const lock = await lockLeads();
+    let first: Promise<unknown>[] = [];
+    try {
+      first = [availability(list, "10.72.1.1"), availability(list, "10.72.1.1")];
+      for (let tries = 0; tries < 50 && (await waitingOnLocks()) < 2; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const third = await within(availability(list, "10.72.1.1"), 3000);
+      expect(third === "stalled" ? "stalled" : third.status).toBe(429);
+      if (third !== "stalled") expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+    } finally {
+      await unlock(lock);
+    }
+    const answers = (await Promise.all(first)) as { status: number }[];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+  });
 
   it("create counts the order limit before it counts the list", async () => {
     const list = await upload(`${leadEmail}\n`, "10.73.0.1");
