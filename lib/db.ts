@@ -9,13 +9,21 @@ import { databaseUrl } from "@/lib/env";
 // Kept on globalThis so dev reloads reuse it.
 const globalForDb = globalThis as unknown as { pool?: Pool; copyPool?: Pool; prisma?: PrismaClient };
 
+/** Connections of pool(). */
+export const POOL_MAX = 10;
+/**
+ * Connections of pool() that expensive public queries (lib/limits/expensive-queries.ts) never
+ * take, so that health checks, pages and payment callbacks always find one.
+ */
+export const POOL_RESERVE = 6;
+
 export function pool(): Pool {
   if (!globalForDb.pool) {
     // A bounded wait for a connection: during an outage requests fail fast (503) instead of
     // queueing forever.
     globalForDb.pool = new Pool({
       connectionString: databaseUrl(),
-      max: 10,
+      max: POOL_MAX,
       connectionTimeoutMillis: 10_000,
     });
     watchConnections(globalForDb.pool, "database");

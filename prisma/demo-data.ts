@@ -5,7 +5,7 @@
 // docs/product-rules.md ("Demo data") lists what the tests hold this to.
 import type { Pool, PoolClient } from "pg";
 import type { Location } from "../lib/categories/location";
-import { copyNewLeads, type LeadInput } from "../lib/leads/insert";
+import { analyzeLeads, copyNewLeads, type LeadInput } from "../lib/leads/insert";
 import type { EmailStatus } from "../lib/verification/verify-addresses";
 import { pgTransaction } from "../lib/pg-transaction";
 import {
@@ -540,7 +540,9 @@ export async function createCategoryWithLeads(
   leads: LeadMix,
   seed = 1,
 ): Promise<string> {
-  return pgTransaction(pool, (client) => createFilled(client, category, leads, seed));
+  const id = await pgTransaction(pool, (client) => createFilled(client, category, leads, seed));
+  await analyzeLeads(pool);
+  return id;
 }
 
 async function createFilled(
@@ -585,6 +587,7 @@ export async function seedDemoData(pool: Pool): Promise<{ categories: number; le
     }
     for (const index of rebuilt) await client.query(index.definition);
   });
+  await analyzeLeads(pool);
   const total = DEMO_CATEGORIES.reduce((sum, category) => sum + category.usa + category.uk, 0);
   return { categories: DEMO_CATEGORIES.length, leads: total };
 }

@@ -19,6 +19,7 @@ import { SegmentFilters } from "@/components/category/segment-filters";
 import { SegmentPreview } from "@/components/category/segment-preview";
 import { segmentCounts } from "@/lib/segments/counts";
 import { segmentPreview } from "@/lib/segments/preview";
+import { BusyError } from "@/lib/concurrency";
 import { describeSegment, segmentQueryString, type Segment } from "@/lib/segments/vocabularies";
 
 /**
@@ -157,7 +158,11 @@ export async function CategoryPageBody({
 async function readSegmentPreview(id: string, location: Location, segment: Segment, matching: number) {
   if (matching === 0) return [];
   return segmentPreview(id, location, segment).catch((error: unknown) => {
-    console.error("Category page: could not read the segment preview", error);
+    // A busy server or a preview past its time is expected under load: its message says which.
+    console.error(
+      "Category page: could not read the segment preview",
+      error instanceof BusyError ? error.message : error,
+    );
     return null;
   });
 }

@@ -10,7 +10,8 @@ import { HttpError } from "@/lib/client/fetcher";
 import { PACKAGES } from "@/lib/packages";
 
 // "Exclude contacts I already have" on the purchase card (docs/product-rules.md, "Exclusion
-// lists"): upload a list, then see what it removes and which packages what is left still fills.
+// lists"): upload a list, then see which packages the leads left without it still fill. How many
+// it removes is told only after payment: before, it would tell whether one address is ours.
 
 const number = new Intl.NumberFormat("en-US");
 const ACCEPT =
@@ -81,20 +82,21 @@ export function ExclusionListField({
       </div>
       {availability ? (
         <p data-testid="exclusion-availability">
-          Your list removes{" "}
-          <strong data-testid="exclusion-removed">{number.format(availability.removed)}</strong> of the{" "}
-          {number.format(availability.count)} leads{inSegment ? " in this segment" : ""}:{" "}
-          <strong data-testid="exclusion-remaining">{number.format(availability.remaining)}</strong> left.{" "}
+          {inSegment ? "In this segment, without" : "Without"} your contacts:{" "}
           {PACKAGES.map((pkg) =>
             availability.packages[pkg.id].available
               ? `${pkg.name} available`
-              : `${pkg.name} needs ${number.format(pkg.leadCount)}`,
+              : `${pkg.name} has too few leads left`,
           ).join("; ")}
-          .
+          . How many your list left out is shown with your receipt.
+        </p>
+      ) : exclusion.checkProblem ? (
+        <p className="text-xs text-destructive" role="alert" data-testid="exclusion-problem">
+          {exclusion.checkProblem}
         </p>
       ) : (
         <p className="flex items-center gap-2 text-xs text-muted-foreground" aria-live="polite">
-          <Spinner size="sm" label="Counting" /> Counting what your list removes…
+          <Spinner size="sm" label="Counting" /> Checking what your list leaves…
         </p>
       )}
     </div>

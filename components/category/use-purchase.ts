@@ -70,7 +70,7 @@ export function usePurchase({ category, pkg, location, segment }: PurchaseProps,
   const [email, setEmail] = useState("");
   const [createError, setCreateError] = useState<string | null>(null);
   const [emailError, setEmailError] = useState<string | null>(null);
-  const unavailable = category.count < pkg.leadCount || exclusion.tooFew(pkg.leadCount);
+  const unavailable = category.count < pkg.leadCount || exclusion.tooFew(pkg.id);
   // False in the server render: Buy Now stays disabled until the click handler exists.
   const hydrated = useSyncExternalStore(
     noSubscription,

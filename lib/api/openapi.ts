@@ -252,9 +252,6 @@ const suppressionListAnswer = z.object({
 }) satisfies z.ZodType<SuppressionListAnswer>;
 
 const listAvailability = z.object({
-  count: z.number().int(),
-  removed: z.number().int(),
-  remaining: z.number().int(),
   packages: packagesBy(z.object({ leadCount: z.number().int(), available: z.boolean() })),
 }) satisfies z.ZodType<ListAvailability>;
 
@@ -765,9 +762,9 @@ export const API_OPERATIONS: ApiOperation[] = [
     method: "get",
     path: "/api/suppression-lists/{id}/availability",
     tag: "Exclusion lists",
-    summary: "What a list removes",
+    summary: "Which packages a list leaves fillable",
     description:
-      "How many of a category's sellable leads (in a country and segment) the list matches, and which packages can still be filled.",
+      "Which packages the category's sellable leads (in a country and segment) can still fill once the list's contacts are left out. How many the list matched is told only after payment, with the receipt and on the order page.",
     params: listIdParams,
     query: listAvailabilityQuery,
     parameterText: { id: "The list's id.", categoryId: "The category's id.", ...SEGMENT_TEXT },
@@ -776,9 +773,6 @@ export const API_OPERATIONS: ApiOperation[] = [
         description: "The list's effect",
         schema: listAvailability,
         example: {
-          count: 18_200,
-          removed: 950,
-          remaining: 17_250,
           packages: {
             starter: { leadCount: 1000, available: true },
             standard: { leadCount: 10000, available: true },
@@ -787,7 +781,7 @@ export const API_OPERATIONS: ApiOperation[] = [
         },
       },
     },
-    errors: [400, 404, 503],
+    errors: [400, 404, 429, 503],
   },
   {
     method: "post",

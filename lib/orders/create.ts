@@ -14,8 +14,9 @@ import type { CreatePaymentAnswer } from "@/lib/schemas/payment";
 import { segmentCounts } from "@/lib/segments/counts";
 import type { Segment } from "@/lib/segments/vocabularies";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { listedLeads } from "@/lib/suppression/counts";
-import { keepList, ownedList } from "@/lib/suppression/lists";
+import { timedQuery, withQueryPermit } from "@/lib/limits/expensive-queries";
+import { countAddressCheck, countListCheck, listedLeads } from "@/lib/suppression/counts";
+import { keepList, ownedList, type OwnedList } from "@/lib/suppression/lists";
 
 // Creating an order: the order row first, then the provider's invoice for it.
 
@@ -44,6 +45,62 @@ export type CreatePaymentInput = {
   suppressionListId?: string;
 };
 
+type Scope = { categoryId: string; country: Location; segment: Segment | null };
+
+/**
+ * The caller's list (its limits counted), this browser's open checkout of the same choice, and
+ * how many of the scope's leads the email bought before and the list names. A new order's limit
+ * is counted before either count; how many the list names is never said before payment
+ * (lib/suppression/counts.ts). The list is not counted once what the email bought leaves too few.
+ */
+async function countLeftOut(
+  input: CreatePaymentInput,
+  caller: Caller & { browserId: string },
+  scope: Scope,
+  packageId: PackageId,
+  available: number,
+) {
+  const leadCount = getPackage(packageId)!.leadCount;
+  let list: OwnedList | null = null;
+  if (input.suppressionListId) {
+    await countAddressCheck(caller);
+    list = await ownedList(input.suppressionListId, caller);
+    await countListCheck(list);
+  }
+  const open = await db().order.findFirst({
+    where: {
+      browserId: caller.browserId,
+      categoryId: scope.categoryId,
+      packageType: packageId,
+      location: scope.country,
+      segment: scope.segment ? { equals: scope.segment } : { equals: Prisma.DbNull },
+      suppressionListId: list?.id ?? null,
+      paidAt: null,
+      providerPaymentId: null,
+      status: { in: ["pending", "waiting"] },
+      invoiceUrl: { not: null },
+      createdAt: { gt: new Date(Date.now() - REUSABLE_FOR_MS) },
+    },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, downloadKey: true, invoiceUrl: true },
+  });
+  const limit = env().ORDER_CREATE_LIMIT;
+  if (!open && limit > 0) {
+    await assertWithinLimit(
+      { bucket: `create-order:${caller.clientIp}`, max: limit, windowSeconds: ORDER_WINDOW_SECONDS },
+      "Too many orders from your address. Please complete an open payment or try again in a few minutes.",
+    );
+  }
+  const { email } = input;
+  if (!email && !list) return { list, open, bought: 0, listed: 0 };
+  const counts = await timedQuery(async (tx) => {
+    const bought = email ? await countBoughtBefore(scope, email, tx) : 0;
+    if (available - bought < leadCount || !list) return { bought, listed: 0 };
+    return { bought, listed: await listedLeads(tx, list, scope, email) };
+  });
+  return { list, open, ...counts };
+}
+
 /**
  * Records the order, then asks the provider for an invoice. Price and lead count come from the
  * package table only. A provider failure leaves the order as status "error" with `lastError` set
@@ -70,42 +127,27 @@ export async function createPayment(
     throw conflict(`${category.title} has ${n(available)} leads${where}, ${fewer}`);
   }
   // Leads the buyer's email bought before, and those their list names, are never delivered:
-  // counted before any invoice, each once.
+  // counted before any invoice, each once. Counting them is costly, so from the first limit to the
+  // last count the request holds a permit (lib/limits/expensive-queries.ts).
   const scope = { categoryId: category._id, country: location, segment };
-  const list = input.suppressionListId ? await ownedList(input.suppressionListId, caller) : null;
-  const bought = input.email ? await countBoughtBefore(scope, input.email) : 0;
+  const costly = Boolean(input.email || input.suppressionListId);
+  const { list, open, bought, listed } = costly
+    ? await withQueryPermit(caller.clientIp, () => countLeftOut(input, caller, scope, pkg.id, available))
+    : await countLeftOut(input, caller, scope, pkg.id, available);
   if (available - bought < pkg.leadCount) {
     throw conflict(
       `${category.title} has ${n(available)} leads${where}; you bought ${n(bought)} of them before, which leaves ${n(available - bought)}, ${fewer}`,
     );
   }
-  const listed = list ? await listedLeads(list, scope, input.email) : 0;
   if (available - bought - listed < pkg.leadCount) {
-    const before = bought ? `you bought ${n(bought)} of them before and ` : "";
+    const before = bought ? `the ${n(bought)} you bought before and ` : "";
     throw conflict(
-      `${category.title} has ${n(available)} leads${where}; ${before}your list removes ${n(listed)}${bought ? " more" : " of them"}, which leaves ${n(available - bought - listed)}, ${fewer}`,
+      `${category.title} has ${n(available)} leads${where}; what is left without ${before}the contacts on your list is ${fewer}`,
     );
   }
   const provider = await getPaymentProvider();
   if (!provider) throw new AppError(503, NOT_CONFIGURED);
 
-  const open = await db().order.findFirst({
-    where: {
-      browserId: caller.browserId,
-      categoryId: category._id,
-      packageType: pkg.id,
-      location,
-      segment: segment ? { equals: segment } : { equals: Prisma.DbNull },
-      suppressionListId: list?.id ?? null,
-      paidAt: null,
-      providerPaymentId: null,
-      status: { in: ["pending", "waiting"] },
-      invoiceUrl: { not: null },
-      createdAt: { gt: new Date(Date.now() - REUSABLE_FOR_MS) },
-    },
-    orderBy: { createdAt: "desc" },
-    select: { id: true, downloadKey: true, invoiceUrl: true },
-  });
   if (list) await keepList(db(), list.id, new Date(Date.now() + LIST_KEPT_FOR_MS), caller);
   if (open) {
     if (input.email || list) {
@@ -120,13 +162,6 @@ export async function createPayment(
     return { success: true, paymentId: open.downloadKey, invoiceUrl: open.invoiceUrl! };
   }
 
-  const limit = env().ORDER_CREATE_LIMIT;
-  if (limit > 0) {
-    await assertWithinLimit(
-      { bucket: `create-order:${caller.clientIp}`, max: limit, windowSeconds: ORDER_WINDOW_SECONDS },
-      "Too many orders from your address. Please complete an open payment or try again in a few minutes.",
-    );
-  }
   const order = await db().order.create({
     data: {
       categoryId: category._id,

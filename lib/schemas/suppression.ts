@@ -3,7 +3,7 @@ import type { PackageId } from "@/lib/packages";
 import { segmentQuery } from "@/lib/segments/schema";
 
 // "Exclude contacts I already have" (docs/product-rules.md, "Exclusion lists"): the upload's
-// answer, and what a list removes from a category's country and segment.
+// answer, and which packages a category's country and segment still fill without the list.
 
 export const listIdParams = z.object({ id: z.uuid("Invalid list id") });
 
@@ -26,11 +26,10 @@ export type SuppressionListAnswer = {
   expiresAt: string;
 };
 
+/**
+ * Per package, whether the category's sellable leads in the country (and segment) still fill it
+ * once the list's contacts are left out. How many the list matches is told only after payment.
+ */
 export type ListAvailability = {
-  /** The category's sellable leads in the country (and segment). */
-  count: number;
-  /** How many of them the list matches, by email hash or domain. */
-  removed: number;
-  remaining: number;
   packages: Record<PackageId, { leadCount: number; available: boolean }>;
 };

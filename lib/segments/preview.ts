@@ -1,8 +1,8 @@
 import "server-only";
 import type { Location } from "@/lib/categories/location";
-import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { SELLABLE_SQL } from "@/lib/leads/sellable";
+import { timedQuery, withQueryPermit } from "@/lib/limits/expensive-queries";
 import { segmentSql } from "@/lib/segments/filter";
 import type { Segment } from "@/lib/segments/vocabularies";
 
@@ -19,8 +19,9 @@ export type SegmentPreviewRow = {
 export const SEGMENT_PREVIEW_ROWS = 10;
 
 // A rare segment has no index to find its rows by: the query walks the country's leads by date
-// until ten match, which at a million leads can take seconds. Past this, the page goes without
-// the preview rather than hold a connection for anyone who makes up a narrow address.
+// until ten match, which at a million leads can take seconds. Past this, or when every permit of
+// expensive queries is taken (lib/limits/expensive-queries.ts), the page goes without the preview
+// rather than hold a connection for anyone who makes up a narrow address.
 const PREVIEW_TIMEOUT_MS = 1_000;
 
 /** The segment's most recently verified sellable leads, masked (first name and last initial). */
@@ -29,23 +30,26 @@ export async function segmentPreview(
   location: Location,
   segment: Segment | null,
 ): Promise<SegmentPreviewRow[]> {
-  const rows = await db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT set_config('statement_timeout', ${String(PREVIEW_TIMEOUT_MS)}, true)`;
-    return tx.$queryRaw<
-      {
-        first_name: string;
-        last_name: string;
-        job_title: string;
-        company: string;
-        city: string;
-        state: string;
-        email_status: SegmentPreviewRow["emailStatus"];
-      }[]
-    >`SELECT first_name, last_name, job_title, company, city, state, email_status::text FROM leads
+  const rows = await withQueryPermit(null, () =>
+    timedQuery(
+      (tx) =>
+        tx.$queryRaw<
+          {
+            first_name: string;
+            last_name: string;
+            job_title: string;
+            company: string;
+            city: string;
+            state: string;
+            email_status: SegmentPreviewRow["emailStatus"];
+          }[]
+        >`SELECT first_name, last_name, job_title, company, city, state, email_status::text FROM leads
      WHERE category_id = ${categoryId}::uuid AND country = ${location}::"Country" AND ${SELLABLE_SQL}
        AND ${segment ? segmentSql(segment) : Prisma.sql`true`}
-     ORDER BY verified_at DESC, id LIMIT ${SEGMENT_PREVIEW_ROWS}`;
-  });
+     ORDER BY verified_at DESC, id LIMIT ${SEGMENT_PREVIEW_ROWS}`,
+      PREVIEW_TIMEOUT_MS,
+    ),
+  );
   return rows.map((row) => ({
     name: `${row.first_name} ${row.last_name.slice(0, 1)}${row.last_name ? "." : ""}`.trim(),
     title: row.job_title,

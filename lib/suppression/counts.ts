@@ -1,11 +1,13 @@
 import "server-only";
 import type { Location } from "@/lib/categories/location";
 import { findCategory } from "@/lib/categories/public";
-import { transaction } from "@/lib/db";
+import type { Tx } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { boughtIds } from "@/lib/leads/allocation";
 import type { Caller } from "@/lib/limits/caller";
+import { timedQuery, withQueryPermit } from "@/lib/limits/expensive-queries";
+import { assertWithinLimit } from "@/lib/limits/throttle";
 import { PACKAGES } from "@/lib/packages";
 import type { ListAvailability } from "@/lib/schemas/suppression";
 import { segmentCounts } from "@/lib/segments/counts";
@@ -15,6 +17,29 @@ import { ownedList, type OwnedList } from "@/lib/suppression/lists";
 
 // What an exclusion list removes from a category (docs/product-rules.md, "Exclusion lists"): its
 // sellable leads of one country (and segment) whose email hash or email domain the list holds.
+// Before payment a visitor learns only whether each package can still be filled: the number
+// removed would tell whether one address is in our data (a one-address list), so it is told only
+// with the receipt and on the order page.
+
+/** Checks of what a list leaves (availability, and orders with a list) per client address and per list. */
+export const LIST_CHECKS_PER_ADDRESS = { max: 30, windowSeconds: 600 };
+export const LIST_CHECKS_PER_LIST = { max: 20, windowSeconds: 600 };
+
+/** Counts a check by the caller's address: 429 with Retry-After past 30 in 10 minutes. */
+export async function countAddressCheck(caller: Caller): Promise<void> {
+  await assertWithinLimit(
+    { bucket: `list-check:${caller.clientIp}`, ...LIST_CHECKS_PER_ADDRESS },
+    "Too many checks of exclusion lists from your address. Please try again in a few minutes.",
+  );
+}
+
+/** Counts a check of one list: 429 with Retry-After past 20 in 10 minutes. */
+export async function countListCheck(list: OwnedList): Promise<void> {
+  await assertWithinLimit(
+    { bucket: `list-check-list:${list.id}`, ...LIST_CHECKS_PER_LIST },
+    "This exclusion list was checked too often. Please try again in a few minutes.",
+  );
+}
 
 export type ListScope = { categoryId: string; country: Location; segment: Segment | null };
 
@@ -27,7 +52,12 @@ export type ListScope = { categoryId: string; country: Location; segment: Segmen
  * of statistics walks the category's date index hoping to meet the email early. The
  * planner prices 100,000 probes high enough to compile them (JIT), which costs more than they do.
  */
-export async function listedLeads(list: OwnedList, scope: ListScope, boughtBy?: string): Promise<number> {
+export async function listedLeads(
+  tx: Tx,
+  list: OwnedList,
+  scope: ListScope,
+  boughtBy?: string,
+): Promise<number> {
   // Unqualified facet columns name the lead's: the list tables have none.
   const where = Prisma.sql`l.country = ${scope.country}::"Country"
     AND lead_sellable(l.quarantined_at, l.email_status)
@@ -51,36 +81,38 @@ export async function listedLeads(list: OwnedList, scope: ListScope, boughtBy?: 
        WHERE s.id = ${list.id}::uuid`);
   }
   if (branches.length === 0) return 0;
-  return transaction(async (tx) => {
-    await tx.$executeRaw`SET LOCAL jit = off`;
-    const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM (${Prisma.join(branches, " UNION ")}) AS listed`;
-    return n;
-  });
+  await tx.$executeRaw`SET LOCAL jit = off`;
+  const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM (${Prisma.join(branches, " UNION ")}) AS listed`;
+  return n;
 }
 
-/** The category's leads in the scope, how many the caller's list removes, and the packages left. */
+/**
+ * Per package, whether the category's leads in the scope still fill it once the caller's list is
+ * left out (the figures themselves stay unsaid before payment). Limits are counted first, the
+ * per-address one before the list is even looked up.
+ */
 export async function listAvailability(
   id: string,
   caller: Caller,
   query: { categoryId: string; location: Location; segment: Segment | null },
 ): Promise<ListAvailability> {
-  const list = await ownedList(id, caller);
-  const category = await findCategory(query.categoryId);
-  if (!category) throw notFound("Category not found");
-  const count = query.segment
-    ? (await segmentCounts(category._id, query.location, query.segment)).count
-    : category.countByLocation[query.location];
-  const removed = await listedLeads(list, {
-    categoryId: category._id,
-    country: query.location,
-    segment: query.segment,
+  // The permit is held from the first limit on (lib/limits/expensive-queries.ts).
+  const remaining = await withQueryPermit(caller.clientIp, async () => {
+    await countAddressCheck(caller);
+    const list = await ownedList(id, caller);
+    await countListCheck(list);
+    const category = await findCategory(query.categoryId);
+    if (!category) throw notFound("Category not found");
+    const count = query.segment
+      ? (await segmentCounts(category._id, query.location, query.segment)).count
+      : category.countByLocation[query.location];
+    // A scope too small for the smallest package (starter) needs no count.
+    if (count < PACKAGES[0].leadCount) return count;
+    const scope = { categoryId: category._id, country: query.location, segment: query.segment };
+    return count - (await timedQuery((tx) => listedLeads(tx, list, scope)));
   });
-  const remaining = count - removed;
   return {
-    count,
-    removed,
-    remaining,
     packages: Object.fromEntries(
       PACKAGES.map((pkg) => [pkg.id, { leadCount: pkg.leadCount, available: remaining >= pkg.leadCount }]),
     ) as ListAvailability["packages"],

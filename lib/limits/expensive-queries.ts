@@ -1,0 +1,96 @@
+import "server-only";
+import { BusyError } from "@/lib/concurrency";
+import { POOL_MAX, POOL_RESERVE, transaction, type Tx } from "@/lib/db";
+import { tooManyRequests } from "@/lib/errors";
+import { InFlight } from "@/lib/limits/in-flight";
+
+// Queries a visitor can make cost seconds of database time (docs/product-rules.md, "Expensive
+// public queries"): what an exclusion list removes, what an email bought before, a segment's
+// preview rows. A request that runs one holds a permit of this process from before its first
+// query (the rate limits' own transactions included, which wait on each other per bucket) to its
+// answer: never more than the pool's connections less its reserve. Each such statement runs under
+// a timeout that PostgreSQL enforces itself (Prisma's transaction timeout only stops waiting for a
+// query, it does not stop the query).
+
+/** At most this many requests with an expensive query run at once per instance; one more answers 503. */
+export const EXPENSIVE_QUERY_SLOTS = POOL_MAX - POOL_RESERVE;
+/** And at most this many of them from one client address (429 beyond). */
+export const EXPENSIVE_QUERIES_PER_ADDRESS = 2;
+/** The statement timeout of an expensive query unless the caller gives a shorter one. */
+export const EXPENSIVE_QUERY_TIMEOUT_MS = 5_000;
+const BUSY_RETRY_SECONDS = 5;
+const TIMEOUT_RETRY_SECONDS = 30;
+// PostgreSQL's query_canceled: the statement timeout (or a cancel request) stopped the statement.
+const QUERY_CANCELED = "57014";
+
+let active = 0;
+const perAddress = new InFlight();
+
+function wasCanceled(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== "object" || depth > 5) return false;
+  const { code, originalCode, message, cause } = error as {
+    code?: unknown;
+    originalCode?: unknown;
+    message?: unknown;
+    cause?: unknown;
+  };
+  if (code === QUERY_CANCELED || originalCode === QUERY_CANCELED) return true;
+  if (typeof message === "string" && message.includes("canceling statement due to statement timeout")) {
+    return true;
+  }
+  return wasCanceled(cause, depth + 1);
+}
+
+/**
+ * Runs `work` under a permit of this process: 503 with Retry-After at once when every permit is
+ * taken, 429 when `clientIp` holds its two already (null: a page's render, counted only overall).
+ */
+export async function withQueryPermit<T>(clientIp: string | null, work: () => Promise<T>): Promise<T> {
+  if (active >= EXPENSIVE_QUERY_SLOTS) {
+    throw new BusyError(
+      "The server is busy counting for other visitors. Please try again in a moment.",
+      BUSY_RETRY_SECONDS,
+    );
+  }
+  if (clientIp !== null && !perAddress.take(clientIp, EXPENSIVE_QUERIES_PER_ADDRESS)) {
+    throw tooManyRequests(
+      `At most ${EXPENSIVE_QUERIES_PER_ADDRESS} such checks from one address at a time. Please wait for one to finish.`,
+      BUSY_RETRY_SECONDS,
+    );
+  }
+  active += 1;
+  try {
+    return await work();
+  } finally {
+    active -= 1;
+    if (clientIp !== null) perAddress.give(clientIp);
+  }
+}
+
+/**
+ * Runs `work` in a transaction whose statements PostgreSQL stops after `timeoutMs`; a statement
+ * stopped answers 503 with Retry-After (the transaction is rolled back and its connection goes
+ * back to the pool). Call it under withQueryPermit().
+ */
+export async function timedQuery<T>(
+  work: (tx: Tx) => Promise<T>,
+  timeoutMs = EXPENSIVE_QUERY_TIMEOUT_MS,
+): Promise<T> {
+  try {
+    return await transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT set_config('statement_timeout', ${String(timeoutMs)}, true)`;
+        return work(tx);
+      },
+      timeoutMs * 2 + 5_000,
+    );
+  } catch (error) {
+    if (wasCanceled(error)) {
+      throw new BusyError(
+        "Counting this took too long and was stopped. Please try again later, or with a shorter list.",
+        TIMEOUT_RETRY_SECONDS,
+      );
+    }
+    throw error;
+  }
+}
