@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { db } from "@/lib/db";
-import { CLOSED_STATUSES } from "@/lib/orders/status";
+import { CLOSED_STATUSES } from "@/lib/payments/status";
 import type { StatsDto } from "@/lib/schemas/admin";
 
 // Dashboard figures in four aggregate queries. A sale counts as confirmed (and as revenue, on

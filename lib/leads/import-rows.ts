@@ -1,4 +1,4 @@
-import type { Location } from "@/lib/categories/location";
+import type { Location } from "@/lib/location";
 import { LEAD_FIELDS } from "@/lib/leads/fields";
 import { parseVerifiedAt } from "@/lib/leads/import-dates";
 import type { LeadInput } from "@/lib/leads/insert";

@@ -3,7 +3,7 @@ import { revalidateCatalogue } from "@/lib/categories/cache";
 import { adminEmail } from "@/lib/auth/admin-account";
 import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import { AppError, conflict, notFound } from "@/lib/errors";
-import type { Location } from "@/lib/categories/location";
+import type { Location } from "@/lib/location";
 import type { Segment } from "@/lib/segments/vocabularies";
 import {
   FRESH_ORDER,

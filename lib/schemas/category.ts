@@ -1,4 +1,4 @@
-import type { Location } from "@/lib/categories/location";
+import type { Location } from "@/lib/location";
 
 /** Sellable leads by the status of their last email check (invalid ones are never sellable). */
 export type StatusMix = { valid: number; acceptAll: number; unknown: number };
