@@ -1,3 +1,4 @@
+import "server-only";
 import type { Location } from "@/lib/location";
 
 // Delivery sends the most recently verified leads first, so a date must be a real one, from 1990 to

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Location } from "@/lib/location";
 import { LEAD_FIELDS } from "@/lib/leads/fields";
 import { parseVerifiedAt } from "@/lib/leads/import-dates";
