@@ -17,7 +17,7 @@ import { LimitReport, runReported } from "@/lib/limits/rate-limit-headers";
 type Schema = z.ZodType;
 type Out<S> = S extends Schema ? z.output<S> : undefined;
 
-/** A body the route reads itself: "text" is bounded like a JSON body, "form" is FormData ({} when unreadable). */
+/** A body the route reads itself: "text" is bounded like a JSON body, "form" is FormData (empty when unreadable). */
 type RawBody = "text" | "form" | undefined;
 type RawOut<R> = R extends "text" ? string : R extends "form" ? FormData : undefined;
 
