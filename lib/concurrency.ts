@@ -1,3 +1,5 @@
+import "server-only";
+
 // A counting semaphore with a bounded queue, for work that must not all run at once in one
 // process (password hashing on the event loop). No imports: the start script
 // uses it outside Next through lib/auth/password.ts.

@@ -1,3 +1,5 @@
+import "server-only";
+
 /** The file types the app takes in (request attachments) and sends out (downloads, exports). */
 export const CONTENT_TYPES = {
   pdf: "application/pdf",

@@ -1,3 +1,5 @@
+import "server-only";
+
 // RFC 4180 cells and lines, shared by the lead downloads and the admin exports. A cell that a
 // spreadsheet would run as a formula gets a leading apostrophe (CSV injection), also when the
 // formula sign follows leading spaces (spreadsheets trim them); lead downloads keep phone numbers

@@ -1,6 +1,7 @@
+import "server-only";
+
 // The rules a production start must pass, shared by lib/env.ts (inside Next) and scripts/start.ts
-// (before migrations run), so neither can drift from the other. No imports: the start script runs
-// outside Next, where server-only modules cannot load.
+// (before migrations run), so neither can drift from the other.
 
 export type ProductionSettings = {
   APP_SECRET?: string;

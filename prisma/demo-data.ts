@@ -4,7 +4,7 @@
 // title, seniority and department come from its category's profile (prisma/demo-profiles.ts).
 // docs/product-rules.md ("Demo data") lists what the tests hold this to.
 import type { Pool, PoolClient } from "pg";
-import type { Location } from "../lib/categories/location";
+import type { Location } from "../lib/location";
 import { analyzeLeads, copyNewLeads, type LeadInput } from "../lib/leads/insert";
 import type { EmailStatus } from "../lib/verification/verify-addresses";
 import { pgTransaction } from "../lib/pg-transaction";

@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/badge";
-import { isClosedStatus } from "@/lib/orders/status";
+import { isClosedStatus } from "@/lib/payments/status";
 import { isConfirmed, REQUEST_STATUS_LABELS } from "@/components/admin/format";
 
 export function SaleStatusBadge({ status }: { status: string }) {

@@ -3,7 +3,7 @@ import { Breadcrumb } from "@/components/category/breadcrumb";
 import { freshnessText, phoneScreeningText, statusMixText } from "@/components/category/freshness";
 import { StaticImage } from "@/components/ui/static-image";
 import { Tooltip } from "@/components/ui/tooltip";
-import { LOCATION_NAMES, listTitle, type Location } from "@/lib/categories/location";
+import { LOCATION_NAMES, listTitle, type Location } from "@/lib/location";
 import type { PhoneScreening, StatusMix } from "@/lib/schemas/category";
 
 const number = new Intl.NumberFormat("en-US");

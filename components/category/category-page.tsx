@@ -12,13 +12,13 @@ import { JsonLd } from "@/components/site/json-ld";
 import { pageMetadata } from "@/components/site/metadata";
 import { SITE_NAME } from "@/lib/site";
 import { siteUrl } from "@/lib/env";
-import { cachedLeadPreviews } from "@/lib/categories/cached-reads";
-import { categoryHref, LOCATION_NAMES, listTitle, type Location } from "@/lib/categories/location";
+import { cachedLeadPreviews } from "@/lib/leads/cached-previews";
+import { categoryHref, LOCATION_NAMES, listTitle, type Location } from "@/lib/location";
 import { PACKAGES, type LeadPackage } from "@/lib/packages";
 import { SegmentFilters } from "@/components/category/segment-filters";
 import { SegmentPreview } from "@/components/category/segment-preview";
 import { segmentCounts } from "@/lib/segments/counts";
-import { segmentPreview } from "@/lib/segments/preview";
+import { segmentPreview } from "@/lib/leads/segment-preview";
 import { BusyError } from "@/lib/concurrency";
 import { describeSegment, segmentQueryString, type Segment } from "@/lib/segments/vocabularies";
 

@@ -2,7 +2,7 @@ import { CheckCircle2Icon, ShieldCheckIcon } from "lucide-react";
 import { FeatureItem } from "@/components/site/feature-item";
 import { CATEGORY_BENEFITS, CATEGORY_STEPS, categoryFaq } from "@/components/category/category-content";
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from "@/components/ui/accordion";
-import { LOCATION_NAMES, type Location } from "@/lib/categories/location";
+import { LOCATION_NAMES, type Location } from "@/lib/location";
 import type { LeadPackage } from "@/lib/packages";
 
 const number = new Intl.NumberFormat("en-US");

@@ -3,7 +3,7 @@ import { FeatureItem } from "@/components/site/feature-item";
 import Link from "next/link";
 import { PurchaseActions } from "@/components/category/purchase-actions";
 import { Badge } from "@/components/ui/badge";
-import { categoryHref, type Location } from "@/lib/categories/location";
+import { categoryHref, type Location } from "@/lib/location";
 import { PACKAGES, type LeadPackage } from "@/lib/packages";
 import { segmentQueryString, type Segment } from "@/lib/segments/vocabularies";
 import { cn } from "@/lib/utils";

@@ -11,7 +11,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { ExclusionListField } from "@/components/category/exclusion-list";
 import { DownloadMenu } from "@/components/orders/download-menu";
 import type { Purchase, PurchaseProps } from "@/components/category/use-purchase";
-import { DEFAULT_LOCATION, LOCATION_NAMES } from "@/lib/categories/location";
+import { DEFAULT_LOCATION, LOCATION_NAMES } from "@/lib/location";
 import { downloadUrl, type PaymentContext } from "@/lib/client/use-payment";
 
 // The purchase card's four views: start (Buy Now), waiting (status, Check Status, Reopen

@@ -1,4 +1,4 @@
-import { categoryHref, type Location } from "@/lib/categories/location";
+import { categoryHref, type Location } from "@/lib/location";
 import type { LeadPackage } from "@/lib/packages";
 import type { SegmentCounts } from "@/lib/segments/counts";
 import { FACET_LABELS, FACETS, valueLabel, type Segment } from "@/lib/segments/vocabularies";

@@ -1,5 +1,5 @@
 import { LeadRowsTable } from "@/components/category/lead-sample-table";
-import type { SegmentPreviewRow } from "@/lib/segments/preview";
+import type { SegmentPreviewRow } from "@/lib/leads/segment-preview";
 
 /** Real leads of the chosen segment, masked: name shortened, no email, phone or profile URL. */
 export function SegmentPreview({ rows }: { rows: SegmentPreviewRow[] }) {

@@ -3,7 +3,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { forgetProviderReturn, readProviderReturn } from "@/components/category/provider-return";
 import type { ExclusionList } from "@/components/category/use-exclusion-list";
 import { toast } from "@/components/ui/use-toast";
-import type { Location } from "@/lib/categories/location";
+import type { Location } from "@/lib/location";
 import { HttpError } from "@/lib/client/fetcher";
 import { paymentPollKey } from "@/lib/client/query-keys";
 import {
@@ -17,7 +17,7 @@ import {
   useCreatePayment,
   type PaymentContext,
 } from "@/lib/client/use-payment";
-import { isClosedStatus } from "@/lib/orders/status";
+import { isClosedStatus } from "@/lib/payments/status";
 import type { LeadPackage } from "@/lib/packages";
 import type { PaymentStatusAnswer } from "@/lib/schemas/payment";
 import type { Segment } from "@/lib/segments/vocabularies";

@@ -5,7 +5,7 @@ import {
   DOWNLOAD_FORMAT_LABELS,
   downloadFileName,
   type DownloadFormat,
-} from "@/lib/leads/formats";
+} from "@/lib/schemas/formats";
 
 /**
  * Every download format of an order in one menu. A native disclosure (details and summary) of plain

@@ -1,3 +1,4 @@
+import "server-only";
 import { create as contentDisposition } from "content-disposition";
 import type { OutgoingFile } from "@/lib/content-types";
 

@@ -1,10 +1,11 @@
 import "server-only";
 import type { NextRequest } from "next/server";
 import { z } from "zod";
-import { authenticateAdmin, type AdminSession } from "@/lib/auth/session";
-import { readJsonBody } from "@/lib/api/body";
+import { verifyAdminToken, type AdminSession } from "@/lib/auth/session";
+import { readBoundedText, readJsonBody } from "@/lib/api/body";
 import { clientAddress } from "@/lib/api/client-address";
 import { toErrorResponse } from "@/lib/api/errors";
+import { unauthorized } from "@/lib/errors";
 import { RequestUpload } from "@/lib/api/upload";
 import type { Caller } from "@/lib/limits/caller";
 import { LimitReport, runReported } from "@/lib/limits/rate-limit-headers";
@@ -12,28 +13,58 @@ import { LimitReport, runReported } from "@/lib/limits/rate-limit-headers";
 // One wrapper for every route handler: resolve the caller, parse path params, query and JSON body
 // with zod, and turn whatever is thrown into the JSON error shape, with the RateLimit-* headers of
 // the limits the request was counted against (lib/limits/rate-limit-headers.ts). Handlers stay
-// thin, and domain code gets values and streams, never the request.
+// thin, and neither they nor domain code see the request: they get its parts as values.
 type Schema = z.ZodType;
 type Out<S> = S extends Schema ? z.output<S> : undefined;
 
-type Options<P, Q, B, A extends boolean, U extends boolean> = {
+/**
+ * A body the route reads itself: "text" is bounded like a JSON body, "form" is a URL-encoded form
+ * of at most 1 KB (the test payment page's one field; 413 beyond, never read to its end).
+ */
+type RawBody = "text" | "form" | undefined;
+type RawOut<R> = R extends "text" ? string : R extends "form" ? URLSearchParams : undefined;
+const MAX_FORM_BYTES = 1024;
+
+type Options<P, Q, B, A extends boolean, U extends boolean, R extends RawBody> = {
   admin?: A;
   params?: P;
   query?: Q;
   body?: B;
   /** The route takes an upload: `upload` reads its body through an upload slot. */
   upload?: U;
+  rawBody?: R;
 };
 
-export type HandlerContext<P, Q, B, A extends boolean, U extends boolean> = {
-  request: NextRequest;
+export type HandlerContext<P, Q, B, A extends boolean, U extends boolean, R extends RawBody = undefined> = {
   caller: Caller;
+  /** The request's cookies by name. */
+  cookies: Readonly<Record<string, string>>;
+  headers: Headers;
+  /** The request came over https (a cookie set in answer is then Secure). */
+  https: boolean;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
+  rawBody: RawOut<R>;
   upload: U extends true ? RequestUpload : undefined;
   admin: A extends true ? AdminSession : undefined;
 };
+
+/** The admin behind the request's bearer token, or 401. */
+async function authenticateAdmin(headers: Headers): Promise<AdminSession> {
+  const match = /^Bearer\s+(\S+)$/i.exec(headers.get("authorization") ?? "");
+  if (!match) throw unauthorized();
+  return verifyAdminToken(match[1]);
+}
+
+async function readRawBody(
+  request: NextRequest,
+  kind: RawBody,
+): Promise<string | URLSearchParams | undefined> {
+  if (kind === "text") return readBoundedText(request);
+  if (kind === "form") return new URLSearchParams(await readBoundedText(request, MAX_FORM_BYTES));
+  return undefined;
+}
 
 /**
  * A query string as the schemas read it: a key given more than once is its values joined with ","
@@ -67,9 +98,10 @@ export function route<
   B extends Schema | undefined = undefined,
   A extends boolean = false,
   U extends boolean = false,
+  R extends RawBody = undefined,
 >(
-  options: Options<P, Q, B, A, U>,
-  handler: (context: HandlerContext<P, Q, B, A, U>) => Promise<Response | object>,
+  options: Options<P, Q, B, A, U, R>,
+  handler: (context: HandlerContext<P, Q, B, A, U, R>) => Promise<Response | object>,
 ) {
   return async (request: NextRequest, context: RouteContext): Promise<Response> => {
     let upload: RequestUpload | undefined;
@@ -77,16 +109,30 @@ export function route<
     try {
       const caller = { clientIp: clientAddress(request.headers) };
       if (options.upload) upload = new RequestUpload(request, caller.clientIp);
-      const admin = options.admin ? await authenticateAdmin(request) : undefined;
+      const admin = options.admin ? await authenticateAdmin(request.headers) : undefined;
       const rawParams = context?.params ? await context.params : {};
       const params = options.params ? options.params.parse(rawParams) : undefined;
       const query = options.query
         ? options.query.parse(queryObject(request.nextUrl.searchParams))
         : undefined;
       const body = options.body ? options.body.parse(await readJsonBody(request)) : undefined;
-      const handlerContext = { request, caller, params, query, body, upload, admin };
+      const rawBody = await readRawBody(request, options.rawBody);
+      const cookies = Object.fromEntries(request.cookies.getAll().map(({ name, value }) => [name, value]));
+      const https = request.nextUrl.protocol === "https:";
+      const handlerContext = {
+        caller,
+        cookies,
+        headers: request.headers,
+        https,
+        params,
+        query,
+        body,
+        rawBody,
+        upload,
+        admin,
+      };
       const result = await runReported(limits, () =>
-        handler(handlerContext as HandlerContext<P, Q, B, A, U>),
+        handler(handlerContext as HandlerContext<P, Q, B, A, U, R>),
       );
       return withHeaders(result instanceof Response ? result : Response.json(result), limits.headers());
     } catch (error) {

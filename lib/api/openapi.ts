@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { CONTENT_TYPES } from "@/lib/content-types";
 import type { LeadPreview, PreviewPage } from "@/lib/leads/previews";
-import type { DownloadFormat } from "@/lib/leads/formats";
+import type { DownloadFormat } from "@/lib/schemas/formats";
 import { PACKAGE_IDS } from "@/lib/packages";
 import { providerPaymentSchema } from "@/lib/payments/provider";
 import type { CategoryDto } from "@/lib/schemas/category";

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { signLinkToken, verifyLinkToken } from "@/lib/auth/link-token";
+import type { Cookie } from "@/lib/cookie";
 import { env } from "@/lib/env";
 
 // The device cookie (OWASP's "device cookies" against lock-out): set at a successful sign-in,
@@ -25,14 +26,20 @@ export async function trustedDevice(cookie: string | undefined, email: string): 
   }
 }
 
-/** The Set-Cookie value that marks this browser as a known device for this email. */
-export async function deviceCookie(email: string, deviceId: string | null): Promise<string> {
+/** The cookie that marks this browser as a known device for this email. */
+export async function deviceCookie(email: string, deviceId: string | null): Promise<Cookie> {
   const token = await signLinkToken({
     audience: AUDIENCE,
     subject: deviceId ?? randomUUID(),
     validSeconds: LIFETIME_SECONDS,
     claims: { eml: emailTag(email) },
   });
-  const secure = env().PUBLIC_BASE_URL.startsWith("https:") ? "; Secure" : "";
-  return `${DEVICE_COOKIE}=${token}; Path=/api/admin; Max-Age=${LIFETIME_SECONDS}; HttpOnly; SameSite=Strict${secure}`;
+  return {
+    name: DEVICE_COOKIE,
+    value: token,
+    path: "/api/admin",
+    maxAgeSeconds: LIFETIME_SECONDS,
+    sameSite: "Strict",
+    secure: env().PUBLIC_BASE_URL.startsWith("https:"),
+  };
 }

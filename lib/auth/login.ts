@@ -2,6 +2,7 @@ import "server-only";
 import { db, transaction, type Tx } from "@/lib/db";
 import { AppError, badRequest, minutesText, tooManyRequests } from "@/lib/errors";
 import { deviceCookie, trustedDevice } from "@/lib/auth/device";
+import type { Cookie } from "@/lib/cookie";
 import { assertPasswordCheckAvailable } from "@/lib/auth/password";
 import { hashPassword, signAdminToken, verifyPassword } from "@/lib/auth/session";
 import { countRecentMails, queueMail } from "@/lib/mail/outbox";
@@ -139,7 +140,7 @@ export async function login(
   password: string,
   ip: string,
   cookie: string | undefined,
-): Promise<{ token: string; deviceCookie: string }> {
+): Promise<{ token: string; deviceCookie: Cookie }> {
   const email = emailInput.trim().toLowerCase();
   assertPasswordCheckAvailable();
   const device = await trustedDevice(cookie, email);

@@ -57,10 +57,3 @@ export async function verifyAdminToken(token: string): Promise<AdminSession> {
   }
   return { adminId: admin.id, email: admin.email };
 }
-
-export async function authenticateAdmin(request: Request): Promise<AdminSession> {
-  const header = request.headers.get("authorization") ?? "";
-  const match = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match) throw unauthorized();
-  return verifyAdminToken(match[1]);
-}

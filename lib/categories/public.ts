@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { SCREENING_DAYS } from "@/lib/leads/screening";
+import { SCREENING_DAYS } from "@/lib/schemas/category";
 import type { CategoryDto } from "@/lib/schemas/category";
 
 /** Freshness window: the UTC day of the reading and the 29 before it (docs/product-rules.md). */

@@ -1,6 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/fetcher";
-import type { DownloadFormat } from "@/lib/leads/formats";
+import type { DownloadFormat } from "@/lib/schemas/formats";
 import type { CreatePaymentAnswer, CreatePaymentRequest, PaymentStatusAnswer } from "@/lib/schemas/payment";
 
 // Client calls of the purchase flow.

@@ -1,6 +1,6 @@
 import { useMemo, useSyncExternalStore } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import type { Location } from "@/lib/categories/location";
+import type { Location } from "@/lib/location";
 import { apiFetch } from "@/lib/client/fetcher";
 import { suppressionKeys } from "@/lib/client/query-keys";
 import type { ListAvailability, SuppressionListAnswer } from "@/lib/schemas/suppression";

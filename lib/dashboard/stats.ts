@@ -1,10 +1,10 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { db } from "@/lib/db";
-import { CLOSED_STATUSES } from "@/lib/orders/status";
+import { CLOSED_STATUSES } from "@/lib/payments/status";
 import { SELLER_REQUIRED, type StatsDto, type UkComplianceDto } from "@/lib/schemas/admin";
 import { getSettings } from "@/lib/settings";
-import { SCREENING_DAYS, SCREENING_WARNING_DAYS } from "@/lib/leads/screening";
+import { SCREENING_DAYS, SCREENING_WARNING_DAYS } from "@/lib/schemas/category";
 
 // Dashboard figures in four aggregate queries. A sale counts as confirmed (and as revenue, on
 // the day it was paid) once paid_at is set; an unpaid order is pending while its checkout is open,

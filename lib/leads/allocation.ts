@@ -1,5 +1,5 @@
 import "server-only";
-import type { Location } from "@/lib/categories/location";
+import type { Location } from "@/lib/location";
 import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { SELLABLE_SQL } from "@/lib/leads/sellable";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Column } from "@/lib/packages";
 
 // The headers a CRM's own import maps by itself, per delivered column; a column neither CRM has a

@@ -1,3 +1,4 @@
+import "server-only";
 import { Readable, type TransformCallback } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { CsvError, Parser, type Options } from "csv-parse";

@@ -1,6 +1,6 @@
 import "server-only";
 import { escapeLiteral } from "pg";
-import { SCREENING_DAYS } from "@/lib/leads/screening";
+import { SCREENING_DAYS } from "@/lib/schemas/category";
 
 // What a paid order delivers: its allocated leads in allocation order, with the columns its
 // package includes (PACKAGE_COLUMNS in lib/packages.ts). Both downloads stream the rows out of COPY

@@ -9,7 +9,7 @@ import { crmHeaders } from "@/lib/leads/crm-headers";
 import { csvFile } from "@/lib/leads/export-csv";
 import { jsonFile } from "@/lib/leads/export-json";
 import { orderXlsxFile } from "@/lib/leads/export-xlsx";
-import type { DownloadFormat } from "@/lib/leads/formats";
+import type { DownloadFormat } from "@/lib/schemas/formats";
 import { toWebStream } from "@/lib/leads/web-stream";
 import { InFlight } from "@/lib/limits/in-flight";
 import { PACKAGE_COLUMNS, type Column, type PackageId } from "@/lib/packages";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { LeadInput } from "@/lib/leads/insert";
 import type { ImportRefusal } from "@/lib/schemas/admin";
 import type { DomainAnswer, MailDomainChecker } from "@/lib/verification/mail-domain";

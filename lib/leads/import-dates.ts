@@ -1,4 +1,5 @@
-import type { Location } from "@/lib/categories/location";
+import "server-only";
+import type { Location } from "@/lib/location";
 
 // Delivery sends the most recently verified leads first, so a date must be a real one, from 1990 to
 // today (a day of slack for time zones), read from an explicit list of formats, all in UTC:

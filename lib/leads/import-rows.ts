@@ -1,4 +1,5 @@
-import type { Location } from "@/lib/categories/location";
+import "server-only";
+import type { Location } from "@/lib/location";
 import { LEAD_FIELDS } from "@/lib/leads/fields";
 import { parseVerifiedAt } from "@/lib/leads/import-dates";
 import type { LeadInput } from "@/lib/leads/insert";

@@ -10,7 +10,7 @@ import type { Pool, PoolClient } from "pg";
 import { from as copyFrom, to as copyTo } from "pg-copy-streams";
 import { conflict } from "../errors";
 import { pgTransaction } from "../pg-transaction";
-import type { Location } from "../categories/location";
+import type { Location } from "../location";
 import { EmailHashes } from "./email-hashes";
 import type { EmailStatus } from "@/lib/verification/verify-addresses";
 import { copyLine, LEAD_COLUMNS, STAGING } from "./copy-lines";

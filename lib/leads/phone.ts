@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js/min";
-import type { Location } from "../categories/location";
+import type { Location } from "../location";
 
 // Phone numbers as libphonenumber-js reads them (docs/product-rules.md, "UK compliance"): no
 // hand-written parsing. A UK lead's number is read as dialled in the UK (a leading 0 is national),

@@ -1,6 +1,7 @@
+import "server-only";
 import type { Pool } from "pg";
 import { pgTransaction } from "../pg-transaction";
-import type { Location } from "../categories/location";
+import type { Location } from "../location";
 import { checkPhone } from "./phone";
 
 // Phone screening (docs/product-rules.md, "UK compliance"). Every UK lead with a valid UK number
@@ -9,10 +10,6 @@ import { checkPhone } from "./phone";
 // screening of every lead builds that table anew and swaps it in; an import's screens its new
 // leads. The 28 days a screening holds are applied where it is read (columnSql in
 // lib/leads/delivery.ts, the dashboard, the category page), so nothing has to run when they pass.
-
-/** How long a screening holds, and how long before its end the dashboard warns. */
-export const SCREENING_DAYS = 28;
-export const SCREENING_WARNING_DAYS = 3;
 
 // Small batches: each is one UPDATE of leads, whose statement triggers compare its rows pairwise.
 const BACKFILL_BATCH = 1000;

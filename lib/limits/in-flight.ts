@@ -1,3 +1,5 @@
+import "server-only";
+
 // What each key (a client address, an order) has in progress in this process: uploads, downloads,
 // submissions. A place taken is given back exactly once by whoever took it.
 export class InFlight {

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 
 // How a person's email is kept once it may not be kept in clear text (docs/product-rules.md,

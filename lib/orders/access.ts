@@ -7,7 +7,7 @@ import type { Caller } from "@/lib/limits/caller";
 import { countUnknownLookup } from "@/lib/orders/limits";
 import { getPaymentProvider } from "@/lib/payments";
 import { recordEvent } from "@/lib/orders/settle";
-import { answeredStatus, isFinalStatus } from "@/lib/orders/status";
+import { answeredStatus, isFinalStatus } from "@/lib/payments/status";
 import { lookUpPaymentId, lookUpReturnedPayment, refreshFromProvider } from "@/lib/orders/sync";
 import { findOrder, type OrderView } from "@/lib/orders/view";
 import type { PaymentStatusAnswer } from "@/lib/schemas/payment";

@@ -8,7 +8,7 @@ import { queueReceipt } from "@/lib/orders/notify";
 import { getPaymentProvider } from "@/lib/payments";
 import { applyGivenPayment, refreshFromProvider } from "@/lib/orders/sync";
 import { describeExclusions, orderViewSelect, toOrderView } from "@/lib/orders/view";
-import { CLOSED_STATUSES } from "@/lib/orders/status";
+import { CLOSED_STATUSES } from "@/lib/payments/status";
 import { describeSegment, type Segment } from "@/lib/segments/vocabularies";
 import type { SaleDetailDto, SaleDto, SaleFilter, SalesListQuery } from "@/lib/schemas/admin";
 

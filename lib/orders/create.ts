@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import { assertWithinLimit } from "@/lib/limits/throttle";
-import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/categories/location";
+import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/location";
 import { findCategory } from "@/lib/categories/public";
 import { db } from "@/lib/db";
 import { countBoughtBefore } from "@/lib/leads/allocation";

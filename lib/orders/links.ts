@@ -1,5 +1,5 @@
 import "server-only";
-import { categoryHref, DEFAULT_LOCATION, type Location } from "@/lib/categories/location";
+import { categoryHref, DEFAULT_LOCATION, type Location } from "@/lib/location";
 import { env } from "@/lib/env";
 import type { PackageId } from "@/lib/packages";
 

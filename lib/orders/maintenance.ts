@@ -7,7 +7,7 @@ import { db, transaction } from "@/lib/db";
 import { runRechecks } from "@/lib/leads/recheck";
 import { getPaymentProvider } from "@/lib/payments";
 import { expirePrivacyRequests } from "@/lib/privacy/requests";
-import { FINAL_UNPAID_STATUSES } from "@/lib/orders/status";
+import { FINAL_UNPAID_STATUSES } from "@/lib/payments/status";
 import { refreshFromProvider } from "@/lib/orders/sync";
 import { deleteExpiredLists } from "@/lib/suppression/lists";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";

@@ -2,7 +2,7 @@ import "server-only";
 import { adminEmail } from "@/lib/auth/admin-account";
 import { db, transaction, type Tx } from "@/lib/db";
 import { AppError, conflict, notFound } from "@/lib/errors";
-import type { Location } from "@/lib/categories/location";
+import type { Location } from "@/lib/location";
 import type { Segment } from "@/lib/segments/vocabularies";
 import {
   FRESH_ORDER,

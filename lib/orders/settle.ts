@@ -1,13 +1,13 @@
 import "server-only";
 import { transaction, type Tx } from "@/lib/db";
-import type { Location } from "@/lib/categories/location";
+import type { Location } from "@/lib/location";
 import type { Segment } from "@/lib/segments/vocabularies";
 import { allocationInsert, prepareAllocation } from "@/lib/leads/allocation";
 import { orderViewSelect } from "@/lib/orders/view";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { queueReceipt, queueSaleNotification } from "@/lib/orders/notify";
 import type { ProviderPayment } from "@/lib/payments/provider";
-import { isPaidStatus, statusRank } from "@/lib/orders/status";
+import { isPaidStatus, statusRank } from "@/lib/payments/status";
 import { REPLACEMENT_DAYS } from "@/lib/schemas/orders";
 import { orderList } from "@/lib/suppression/lists";
 

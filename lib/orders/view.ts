@@ -1,5 +1,5 @@
 import "server-only";
-import type { Location } from "@/lib/categories/location";
+import type { Location } from "@/lib/location";
 import { db } from "@/lib/db";
 import type { Segment } from "@/lib/segments/vocabularies";
 import type { PackageId } from "@/lib/packages";

@@ -1,4 +1,4 @@
-import type { Location } from "@/lib/categories/location";
+import type { Location } from "@/lib/location";
 
 /** Sellable leads by the status of their last email check (invalid ones are never sellable). */
 export type StatusMix = { valid: number; acceptAll: number; unknown: number };
@@ -23,6 +23,13 @@ export type CategoryDto = {
   /** The UK phones' last TPS/CTPS screening (docs/product-rules.md, "UK compliance"); null before any. */
   ukPhoneScreening: PhoneScreening | null;
 };
+
+/**
+ * How long a TPS/CTPS screening holds (PECR: screen within 28 days before calling), and how long
+ * before its end the dashboard warns.
+ */
+export const SCREENING_DAYS = 28;
+export const SCREENING_WARNING_DAYS = 3;
 
 export type PhoneScreening = {
   /** The registers' file date the screening is as old as (YYYY-MM-DD). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LOCATIONS } from "@/lib/categories/location";
+import { LOCATIONS } from "@/lib/location";
 import { pagination } from "@/lib/schemas/common";
 
 // The public lead previews' inputs (GET /api/leads/{id}, GET /api/leads/filter).

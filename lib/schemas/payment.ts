@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { DEFAULT_LOCATION, LOCATIONS } from "@/lib/categories/location";
-import { DOWNLOAD_FORMATS } from "@/lib/leads/formats";
+import { DEFAULT_LOCATION, LOCATIONS } from "@/lib/location";
+import { DOWNLOAD_FORMATS } from "@/lib/schemas/formats";
 import { PACKAGE_IDS } from "@/lib/packages";
 import { personEmail } from "@/lib/schemas/common";
 import { segmentBody } from "@/lib/segments/schema";

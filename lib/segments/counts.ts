@@ -1,5 +1,5 @@
 import "server-only";
-import type { Location } from "@/lib/categories/location";
+import type { Location } from "@/lib/location";
 import { notFound } from "@/lib/errors";
 import { PACKAGES, type PackageId } from "@/lib/packages";
 import { categoryRollup } from "@/lib/segments/rollup";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Location } from "@/lib/categories/location";
+import type { Location } from "@/lib/location";
 import { pool } from "@/lib/db";
 import { FACETS, VOCABULARIES } from "@/lib/segments/vocabularies";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_LOCATION, LOCATIONS } from "@/lib/categories/location";
+import { DEFAULT_LOCATION, LOCATIONS } from "@/lib/location";
 import { FACETS, VOCABULARIES, type Facet, type Segment } from "@/lib/segments/vocabularies";
 
 // A segment as filters take it (docs/product-rules.md, "Segments"): every value from its facet's

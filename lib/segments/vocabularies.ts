@@ -1,4 +1,4 @@
-import type { Location } from "../categories/location";
+import type { Location } from "../location";
 
 // The segment facets' values (docs/product-rules.md, "Segments"): the API's values, the stored
 // leads.facet_* columns' values and the rollup's keys. The SQL functions of the segments migration

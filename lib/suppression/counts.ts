@@ -1,5 +1,5 @@
 import "server-only";
-import type { Location } from "@/lib/categories/location";
+import type { Location } from "@/lib/location";
 import { findCategory } from "@/lib/categories/public";
 import type { Tx } from "@/lib/db";
 import { notFound } from "@/lib/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { hash } from "node:crypto";
 import { badRequest, tooLarge } from "@/lib/errors";
 

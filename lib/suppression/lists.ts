@@ -5,7 +5,7 @@ import { db, pool, type Tx } from "@/lib/db";
 import { AppError, FileTooLargeError, notFound } from "@/lib/errors";
 import { parseOffThread, tooComplexFile } from "@/lib/off-thread";
 import type { Caller } from "@/lib/limits/caller";
-import { CLOSED_STATUSES } from "@/lib/orders/status";
+import { CLOSED_STATUSES } from "@/lib/payments/status";
 import { assertWithinLimit } from "@/lib/limits/throttle";
 import { consumeFile, type FormBody, type UploadLimits } from "@/lib/limits/uploads";
 import type { SuppressionListAnswer } from "@/lib/schemas/suppression";

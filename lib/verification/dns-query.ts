@@ -1,3 +1,4 @@
+import "server-only";
 import { randomInt } from "node:crypto";
 import { createSocket } from "node:dgram";
 import { isIPv6 } from "node:net";

@@ -1,3 +1,4 @@
+import "server-only";
 import { getServers } from "node:dns";
 import { isIP } from "node:net";
 

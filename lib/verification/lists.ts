@@ -1,3 +1,4 @@
+import "server-only";
 import { disposableEmailBlocklistSet } from "disposable-email-domains-js";
 import freeEmailDomains from "free-email-domains";
 import roleAddresses from "role-based-email-addresses";

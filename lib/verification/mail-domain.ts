@@ -1,3 +1,4 @@
+import "server-only";
 import type { Answer, StringAnswer } from "dns-packet";
 import { queryServer } from "./dns-query";
 import type { DnsServer } from "./dns-servers";

@@ -1,3 +1,4 @@
+import "server-only";
 import { domainToASCII } from "node:url";
 
 // A practical RFC 5321 address: a dot-atom local part (no quoted strings, no comments) and a

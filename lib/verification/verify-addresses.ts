@@ -1,3 +1,4 @@
+import "server-only";
 import { isDisposableDomain, isFreeMailDomain, isRoleAccount } from "./lists";
 import type { MailDomainChecker } from "./mail-domain";
 import { parseAddress, type MailAddress } from "./syntax";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 
 // ZeroBounce API v2: GET /validate and GET /getcredits on the API host, POST /validatebatch (at

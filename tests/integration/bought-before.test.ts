@@ -4,7 +4,7 @@
 // stopped selling, with a lead bought twice and with purchases in another category; an allocation
 // leaves every one of them out, of the unsold leads and of the sold ones alike.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Location } from "@/lib/categories/location";
+import type { Location } from "@/lib/location";
 import type { Segment } from "@/lib/segments/vocabularies";
 
 const { db, pool, transaction } = await import("@/lib/db");

@@ -186,7 +186,7 @@ describe("derived structures", () => {
     );
     expect([...watched].sort()).toEqual([...new Set([...previews, ...rollupKeys])].sort());
     // The segment previews read no column the list lacks.
-    const segmentPreviews = await readFile("lib/segments/preview.ts", "utf8");
+    const segmentPreviews = await readFile("lib/leads/segment-preview.ts", "utf8");
     const selected = segmentPreviews.match(/SELECT ([\w, :]+) FROM leads/)![1].split(",");
     for (const column of selected.map((c) => c.trim().replace(/::\w+$/, "")))
       expect(watched).toContain(column);

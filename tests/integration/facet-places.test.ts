@@ -5,7 +5,7 @@
 // purchase of `unknown` leads counted by what those leads are now.
 import { cp, mkdtemp, readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Location } from "@/lib/categories/location";
+import type { Location } from "@/lib/location";
 import { MIGRATIONS_DIR, migrate } from "@/lib/migrate";
 import type { Segment } from "@/lib/segments/vocabularies";
 import { createTestDatabase } from "../support/database";

@@ -367,7 +367,7 @@ describe("GET /api/categories/{id}/segment", () => {
 
 describe("segment preview", () => {
   it("gives up within its time limit rather than hold a connection", async () => {
-    const { segmentPreview } = await import("@/lib/segments/preview");
+    const { segmentPreview } = await import("@/lib/leads/segment-preview");
     // A lock held elsewhere stands in for a slow walk: the preview's statement waits either way.
     const locker = await pool().connect();
     try {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { apiRoutes } from "../support/api-routes";
 import { API_OPERATIONS, openApiDocument } from "@/lib/api/openapi";
-import { DOWNLOAD_FORMATS } from "@/lib/leads/formats";
+import { DOWNLOAD_FORMATS } from "@/lib/schemas/formats";
 
 type Document = {
   paths: Record<string, Record<string, { parameters?: { name: string; schema: { enum?: string[] } }[] }>>;

@@ -1,7 +1,7 @@
 // The rules that decide whether a provider payment pays an order and whether an update may apply.
 import { describe, expect, it } from "vitest";
 import { paymentCovers } from "@/lib/orders/settle";
-import { statusRank } from "@/lib/orders/status";
+import { statusRank } from "@/lib/payments/status";
 import type { ProviderPayment } from "@/lib/payments/provider";
 
 const order = { amount: 100, currency: "usd" };

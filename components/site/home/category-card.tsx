@@ -8,7 +8,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { StaticImage } from "@/components/ui/static-image";
 import { freshnessText } from "@/components/category/freshness";
 import { categoryImage } from "@/lib/categories/images";
-import { categoryHref, listTitle, type Location } from "@/lib/categories/location";
+import { categoryHref, listTitle, type Location } from "@/lib/location";
 import type { LeadPackage } from "@/lib/packages";
 import type { CategoryDto } from "@/lib/schemas/category";
 

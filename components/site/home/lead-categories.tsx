@@ -7,7 +7,7 @@ import { toast } from "@/components/ui/use-toast";
 import { SectionHeading } from "@/components/site/section-heading";
 import { CategoryCard, CategoryCardSkeleton } from "@/components/site/home/category-card";
 import { PackageSelector } from "@/components/site/home/package-selector";
-import { DEFAULT_LOCATION, LOCATIONS, LOCATION_NAMES, type Location } from "@/lib/categories/location";
+import { DEFAULT_LOCATION, LOCATIONS, LOCATION_NAMES, type Location } from "@/lib/location";
 import { PACKAGES, getPackage, type PackageId } from "@/lib/packages";
 import { HttpError } from "@/lib/client/fetcher";
 import { useCategories } from "@/lib/client/use-categories";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { CategoryPageBody, categoryMetadata } from "@/components/category/category-page";
-import { DEFAULT_LOCATION } from "@/lib/categories/location";
+import { DEFAULT_LOCATION } from "@/lib/location";
 import { PACKAGES } from "@/lib/packages";
 
 // Rendered on a category's first request and then served from the cache until the catalogue

@@ -6,7 +6,7 @@ import { changePasswordSchema } from "@/lib/schemas/admin";
 
 export const POST = route(
   { admin: true, body: changePasswordSchema },
-  async ({ request, caller, admin, body }) => ({
+  async ({ cookies, caller, admin, body }) => ({
     success: true,
     message: "Password changed",
     token: await changePassword(
@@ -14,7 +14,7 @@ export const POST = route(
       body.currentPassword,
       body.newPassword,
       caller.clientIp,
-      request.cookies.get(DEVICE_COOKIE)?.value,
+      cookies[DEVICE_COOKIE],
     ),
   }),
 );

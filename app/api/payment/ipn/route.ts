@@ -1,5 +1,4 @@
 import { route } from "@/lib/api/handler";
-import { readBoundedText } from "@/lib/api/body";
 import { badRequest, unauthorized } from "@/lib/errors";
 import { env } from "@/lib/env";
 import { verifyIpnSignature } from "@/lib/payments/ipn";
@@ -7,18 +6,17 @@ import { handleCallback } from "@/lib/orders/sync";
 import { providerPaymentSchema } from "@/lib/payments/provider";
 
 // POST /api/payment/ipn - NOWPayments callback, accepted only with a valid x-nowpayments-sig
-export const POST = route({}, async ({ request }) => {
+// The body is read as text, bounded like every JSON body: the signature is over the parsed body.
+export const POST = route({ rawBody: "text" }, async ({ rawBody: text, headers }) => {
   const secret = env().NOWPAYMENTS_IPN_SECRET;
   if (!secret) throw unauthorized("Payment callbacks are not configured");
-  // Bounded like every JSON body: the signature can only be checked after the body is read.
-  const text = await readBoundedText(request);
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     throw unauthorized("Invalid signature");
   }
-  if (!verifyIpnSignature(body, request.headers.get("x-nowpayments-sig"), secret)) {
+  if (!verifyIpnSignature(body, headers.get("x-nowpayments-sig"), secret)) {
     throw unauthorized("Invalid signature");
   }
   const payment = providerPaymentSchema.safeParse(body);

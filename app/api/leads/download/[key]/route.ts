@@ -1,7 +1,7 @@
 import { attachmentHeaders } from "@/lib/api/attachment";
 import { route } from "@/lib/api/handler";
 import { DOWNLOAD_TYPES, openDownload } from "@/lib/leads/download";
-import { downloadFileName } from "@/lib/leads/formats";
+import { downloadFileName } from "@/lib/schemas/formats";
 import { orderForDownload } from "@/lib/orders/access";
 import { orderKeyParams } from "@/lib/schemas/orders";
 import { downloadQuery } from "@/lib/schemas/payment";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { CategoryPageBody, categoryMetadata } from "@/components/category/category-page";
-import { isLocation } from "@/lib/categories/location";
+import { isLocation } from "@/lib/location";
 import { getPackage } from "@/lib/packages";
 
 // /category/{id}?location={USA|UK}&package={package} (either may be missing), rewritten here
