@@ -53,9 +53,6 @@ const plainNode = [
   "lib/leads/insert.ts",
   "lib/leads/phone.ts",
   "lib/segments/unknowns.ts",
-  // Worker threads' entries (lib/off-thread.ts), loaded by tsx without the react-server condition.
-  "lib/orders/claim-worker.ts",
-  "lib/suppression/list-worker.ts",
 ];
 
 /** lib/<folder> of a path relative to the repository, or null for the lib root and outside lib. */

@@ -6,8 +6,9 @@ import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { AppError, tooLarge } from "@/lib/errors";
 
-// Uploaded files are parsed on a worker thread (piscina), each within a deadline: a crafted file
-// costs that thread at most PARSE_DEADLINE_MS, never the main thread's pages and health checks.
+// Uploaded files are parsed, and passwords hashed, on a worker thread (piscina), each task within a
+// deadline: a crafted file costs that thread at most PARSE_DEADLINE_MS, never the main thread's
+// pages and health checks.
 // The workers run the TypeScript sources through tsx (a runtime dependency), so the same entry
 // files load under `npm start` (whose Next.js build bundles the caller, not the worker), under
 // vitest and in scripts: they are named from the project root, the directory the app runs in.
@@ -51,7 +52,7 @@ function threadCpuMs(tid: string): number | null {
 
 let pool: Piscina | undefined;
 
-function parsePool(): Piscina {
+function workerPool(): Piscina {
   return (pool ??= new Piscina({
     // The main thread keeps a core of its own (a 2-core machine gets one worker).
     maxThreads: Math.max(1, availableParallelism() - 1),
@@ -107,7 +108,7 @@ function watchDeadline(tid: string | null, abort: AbortController): () => void {
  * and `tooComplex` is thrown; so it is when the file fills the worker's heap. A refusal is
  * rethrown as it was.
  */
-export async function parseOffThread<I, O>(entry: string, input: I, tooComplex: () => AppError): Promise<O> {
+export async function runOffThread<I, O>(entry: string, input: I, tooComplex: () => Error): Promise<O> {
   const { port1, port2 } = new MessageChannel();
   const abort = new AbortController();
   let stopWatching = () => {};
@@ -115,7 +116,7 @@ export async function parseOffThread<I, O>(entry: string, input: I, tooComplex: 
     stopWatching = watchDeadline(tid, abort);
   });
   try {
-    const outcome: Outcome<O> = await parsePool().run(
+    const outcome: Outcome<O> = await workerPool().run(
       { input, started: port2 },
       {
         filename: path.join(/* turbopackIgnore: true */ process.cwd(), entry),

@@ -1,17 +1,21 @@
 import "server-only";
-import bcrypt from "bcryptjs";
+import type { PasswordTask } from "@/lib/auth/password-worker";
 import { BusyError, Limiter } from "@/lib/concurrency";
 import { db } from "@/lib/db";
+import { runOffThread } from "@/lib/off-thread";
 
 export const BCRYPT_COST = 12;
 
-// bcryptjs runs on the event loop in slices of up to 100 ms. Several hashes at once take no less
-// time in total (one thread does the work) but interleave their slices, so every other request
-// waits behind all of them: one at a time, the rest queued, keeps the site answering during a
-// burst of sign-ins. A full queue (about 5 s of work) is refused rather than grown.
+// bcrypt's work runs on the worker thread (lib/auth/password-worker.ts), never the main thread's
+// event loop. Several hashes at once take no less time in total, so they go one at a time, the
+// rest queued; a full queue (about 5 s of work) is refused rather than grown.
 const passwordsBusy = () =>
   new BusyError("The server is busy checking passwords. Please try again in a few seconds.", 5);
 const hashing = new Limiter(1, 20, passwordsBusy);
+
+function offThread<O extends string | boolean>(task: PasswordTask): Promise<O> {
+  return runOffThread<PasswordTask, O>("lib/auth/password-worker.ts", task, passwordsBusy);
+}
 
 /** Refuses at once (503) when a new password check would be: before an attempt is counted against anyone. */
 export function assertPasswordCheckAvailable(): void {
@@ -19,11 +23,11 @@ export function assertPasswordCheckAvailable(): void {
 }
 
 export function hashPassword(password: string): Promise<string> {
-  return hashing.run(() => bcrypt.hash(password, BCRYPT_COST));
+  return hashing.run(() => offThread<string>({ password, cost: BCRYPT_COST }));
 }
 
 export function verifyPassword(password: string, hash: string): Promise<boolean> {
-  return hashing.run(() => bcrypt.compare(password, hash));
+  return hashing.run(() => offThread<boolean>({ password, hash }));
 }
 
 /** Creates the admin account when none exists yet; returns whether it did. */

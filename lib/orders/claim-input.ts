@@ -3,7 +3,7 @@ import { buffer } from "node:stream/consumers";
 import { AppError, badRequest, FileTooLargeError } from "@/lib/errors";
 import { assertWithinLimit } from "@/lib/limits/throttle";
 import { consumeFile, type FormBody, type UploadLimits } from "@/lib/limits/uploads";
-import { parseOffThread, tooComplexFile } from "@/lib/off-thread";
+import { runOffThread, tooComplexFile } from "@/lib/off-thread";
 import { fieldErrors } from "@/lib/schemas/common";
 import { replacementBody } from "@/lib/schemas/orders";
 
@@ -39,7 +39,7 @@ async function addressesInUpload(body: FormBody, clientIp: string): Promise<stri
   );
   const bytes = await consumeFile(body, "file", "Choose a CSV file", buffer);
   // Read on a worker thread, within its deadline (lib/orders/claim-worker.ts).
-  return parseOffThread<Buffer, string[]>("lib/orders/claim-worker.ts", bytes, () =>
+  return runOffThread<Buffer, string[]>("lib/orders/claim-worker.ts", bytes, () =>
     tooComplexFile("Upload only the addresses you report, one a line."),
   );
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import { badRequest } from "@/lib/errors";
 import { workerTask } from "@/lib/off-thread";
 import { addressesInText, MAX_REPORTED_ADDRESSES, TOO_MANY_ADDRESSES } from "@/lib/schemas/orders";

@@ -1,3 +1,4 @@
+import "server-only";
 import { workerTask } from "@/lib/off-thread";
 import { listEntries, type ListEntries } from "@/lib/suppression/entries";
 import { listRows } from "@/lib/suppression/read-file";

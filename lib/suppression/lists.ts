@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { buffer } from "node:stream/consumers";
 import { db, pool, type Tx } from "@/lib/db";
 import { AppError, FileTooLargeError, notFound } from "@/lib/errors";
-import { parseOffThread, tooComplexFile } from "@/lib/off-thread";
+import { runOffThread, tooComplexFile } from "@/lib/off-thread";
 import type { Caller } from "@/lib/limits/caller";
 import { CLOSED_STATUSES } from "@/lib/payments/status";
 import { assertWithinLimit } from "@/lib/limits/throttle";
@@ -51,7 +51,7 @@ export async function createSuppressionList(body: FormBody, caller: Caller): Pro
   );
   const bytes = await consumeFile(body, "file", "Choose a CSV, XLSX or text file", buffer);
   // Read on a worker thread, within its deadline (lib/suppression/list-worker.ts).
-  const { hashes, domains, counts } = await parseOffThread<Buffer, ListEntries>(
+  const { hashes, domains, counts } = await runOffThread<Buffer, ListEntries>(
     "lib/suppression/list-worker.ts",
     bytes,
     () => tooComplexFile("Save the list as .csv, or keep only the columns you need."),

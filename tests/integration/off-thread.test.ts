@@ -3,18 +3,18 @@
 // the caller as the AppError it was. The worker loads its TypeScript entry through tsx.
 import { describe, expect, it } from "vitest";
 import { AppError, tooLarge } from "@/lib/errors";
-import { parseOffThread } from "@/lib/off-thread";
+import { runOffThread } from "@/lib/off-thread";
 
 const ENTRY = "tests/support/parse-worker.ts";
 const tooComplex = () => tooLarge("Too complex");
 
 describe("parsing off the main thread", () => {
   it("answers what the worker answers", async () => {
-    expect(await parseOffThread<string, number>(ENTRY, "four", tooComplex)).toBe(4);
+    expect(await runOffThread<string, number>(ENTRY, "four", tooComplex)).toBe(4);
   });
 
   it("rethrows a refusal with its status and field errors", async () => {
-    const refused = await parseOffThread(ENTRY, "refuse", tooComplex).catch((error: unknown) => error);
+    const refused = await runOffThread(ENTRY, "refuse", tooComplex).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({ status: 400, message: "Refused", errors: { file: "Refused" } });
   });
@@ -23,11 +23,11 @@ describe("parsing off the main thread", () => {
     // The main thread is free meanwhile: a timer set now fires while the worker spins.
     let ticks = 0;
     const ticking = setInterval(() => (ticks += 1), 100);
-    const refused = await parseOffThread(ENTRY, "spin", tooComplex).catch((error: unknown) => error);
+    const refused = await runOffThread(ENTRY, "spin", tooComplex).catch((error: unknown) => error);
     clearInterval(ticking);
     expect(refused).toMatchObject({ status: 413, message: "Too complex" });
     expect(ticks).toBeGreaterThan(0);
-    expect(await parseOffThread<string, number>(ENTRY, "again", tooComplex)).toBe(5);
+    expect(await runOffThread<string, number>(ENTRY, "again", tooComplex)).toBe(5);
     // On a loaded machine the worker's 2 s of CPU time may take up to its 20 s on the clock.
   }, 60_000);
 });
