@@ -24,7 +24,8 @@ export function columnSql(key: string): string {
     return `CASE WHEN ps.status IS NULL THEN l.phone_status::text
       WHEN ps.screened_at < current_date - ${SCREENING_DAYS} THEN 'unscreened' ELSE ps.status::text END`;
   }
-  if (key === "phone_screened_at") return "to_char(ps.screened_at, 'YYYY-MM-DD')";
+  // Every cell is text, as the stored columns are: an unscreened phone's date is empty, not NULL.
+  if (key === "phone_screened_at") return "COALESCE(to_char(ps.screened_at, 'YYYY-MM-DD'), '')";
   return `l.${key}`;
 }
 

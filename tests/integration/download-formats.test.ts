@@ -105,16 +105,16 @@ describe("csv and xlsx", () => {
     const csv = await fetchFile();
     expect(csv.response.status).toBe(200);
     expect(csv.bytes.length).toBeGreaterThan(1_000_000);
-    expect(sha256(csv.bytes)).toBe("dc2a5a5951397c29b79cd3446390edfbe6850cf0cc350dcdfdf638f632b49ed9");
+    expect(sha256(csv.bytes)).toBe("5f1f31f608078667a543384d7801ffb619eb55a491b7e3a47f5702be8a43f6d7");
     expect(sha256((await fetchFile("csv")).bytes)).toBe(
-      "dc2a5a5951397c29b79cd3446390edfbe6850cf0cc350dcdfdf638f632b49ed9",
+      "5f1f31f608078667a543384d7801ffb619eb55a491b7e3a47f5702be8a43f6d7",
     );
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2026-03-04T05:06:08Z"));
     try {
       const xlsx = await fetchFile("xlsx");
       expect(xlsx.response.status).toBe(200);
-      expect(sha256(xlsx.bytes)).toBe("865cf33c0aecc9b3e3038bf5b48e835d7fe76c184e6f03c1f31bd0e3f8635796");
+      expect(sha256(xlsx.bytes)).toBe("df7c32f0738a0540971a47ad35610cf72f928a451655a7f58cd444324ccf7faa");
     } finally {
       vi.useRealTimers();
     }
@@ -137,6 +137,7 @@ async function storedRows(): Promise<string[][]> {
   const { rows } = await pool().query<string[]>({
     text: `SELECT ${COLUMNS.map((column) => columnSql(column.key)).join(", ")}
            FROM order_leads ol JOIN orders o ON o.id = ol.order_id JOIN leads l ON l.id = ol.lead_id
+           LEFT JOIN lead_phone_screens ps ON ps.lead_id = l.id
            WHERE o.download_key = $1 ORDER BY ol.position`,
     values: [key],
     rowMode: "array",
@@ -174,7 +175,14 @@ describe("every format", () => {
     expect(salesforce.slice(1)).toEqual(csv.slice(1));
 
     // JSON and NDJSON: the stored text exactly, under the columns' names in code.
-    const keys = COLUMNS.map((column) => LEAD_FIELDS.find((field) => field.column === column.key)!.field);
+    // The screening's two columns are no lead field: they are named as fields are.
+    const screening: Record<string, string> = {
+      phone_status: "phoneStatus",
+      phone_screened_at: "phoneScreenedAt",
+    };
+    const keys = COLUMNS.map(
+      (column) => LEAD_FIELDS.find((field) => field.column === column.key)?.field ?? screening[column.key],
+    );
     const expected = stored.map((row) => Object.fromEntries(keys.map((name, index) => [name, row[index]])));
     const json = JSON.parse(files.json.bytes.toString("utf8")) as Record<string, string>[];
     expect(json).toEqual(expected);
@@ -218,6 +226,8 @@ describe("every format", () => {
       "Email",
       "Email Status",
       "Phone Number",
+      "Phone Status",
+      "Phone Screened At",
       "City",
       "State/Region",
       "Country/Region",
@@ -239,6 +249,8 @@ describe("every format", () => {
       "Email",
       "Email Status",
       "Phone",
+      "Phone Status",
+      "Phone Screened At",
       "City",
       "State/Province",
       "Country",

@@ -147,7 +147,9 @@ describe("returned NP_ids with the order's key", () => {
 
   it("counts made-up ids against the address: 30 per 10 minutes, then 429", async () => {
     const address = nextAddress();
-    const keys = await Promise.all(Array.from({ length: 11 }, () => buy()));
+    // One after another: an instance counts at most 4 buyers' earlier purchases at once (503 beyond).
+    const keys: string[] = [];
+    for (let i = 0; i < 11; i += 1) keys.push(await buy());
     const before = standin.paymentLookups();
     let answered = 0;
     for (let i = 0; i < 30; i += 1) {
