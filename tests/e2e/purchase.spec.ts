@@ -152,7 +152,7 @@ for (const viewport of [
       expect(hubspotFile.suggestedFilename()).toBe(`leads-${key}-hubspot.csv`);
       const hubspotRows = (await readFile((await hubspotFile.path())!, "utf8")).trimEnd().split("\r\n");
       expect(hubspotRows[0]).toBe(
-        "First Name,Last Name,Job Title,Company Name,Email,Email Status,Phone Number,City,State/Region,Country/Region",
+        "First Name,Last Name,Job Title,Company Name,Email,Email Status,Phone Number,Phone Status,Phone Screened At,City,State/Region,Country/Region",
       );
       expect(hubspotRows.slice(1)).toEqual(rows.slice(1));
 

@@ -9,6 +9,7 @@ import { startDnsServer } from "../support/dns-server";
 import { call, callJson } from "../support/routes";
 import { startTestStore } from "../support/store";
 import { startZeroBounceStandin } from "../support/zerobounce-standin";
+import { paidOrder } from "../support/paid-order";
 
 const dns = await startDnsServer({ zone: { "ok.test": { mx: [{ exchange: "mx.ok.test", priority: 10 }] } } });
 const zerobounce = await startZeroBounceStandin("zb-stored-key");
@@ -22,8 +23,6 @@ const store = await startTestStore({
 delete process.env.EMAIL_VERIFIER_API_KEY;
 const { standin } = store;
 
-const { POST: create } = await import("@/app/api/payment/create/route");
-const { POST: ipn } = await import("@/app/api/payment/ipn/route");
 const { POST: claimRoute } = await import("@/app/api/orders/[key]/replacement/route");
 const { GET: download } = await import("@/app/api/leads/download/[key]/route");
 const settingsRoute = await import("@/app/api/admin/settings/route");
@@ -56,22 +55,7 @@ afterAll(async () => {
   await zerobounce.close();
 });
 
-async function buy(categoryId: string, email: string): Promise<string> {
-  const result = await callJson<{ paymentId: string }>(create, "/api/payment/create", {
-    json: { categoryId, packageType: "starter", email },
-    headers: fromAddress(nextAddress()),
-  });
-  expect(result.status).toBe(200);
-  const order = await db().order.findUniqueOrThrow({ where: { downloadKey: result.body.paymentId } });
-  const payment = standin.pay(order.invoiceId!, { status: "finished" });
-  const signed = standin.signedIpn(payment.payment_id);
-  const paid = await call(ipn, "/api/payment/ipn", {
-    body: signed.body,
-    headers: { "content-type": "application/json", "x-nowpayments-sig": signed.signature },
-  });
-  expect(paid.status).toBe(200);
-  return result.body.paymentId;
-}
+const buy = (categoryId: string, email: string) => paidOrder(standin, { categoryId, email });
 
 async function orderEmails(key: string): Promise<string[]> {
   const { rows } = await pool().query<{ email: string }>(

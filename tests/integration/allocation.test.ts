@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { fromAddress } from "../support/client";
 import { call, callJson } from "../support/routes";
 import { startTestStore } from "../support/store";
+import { paidOrder } from "../support/paid-order";
 
 const store = await startTestStore({
   name: "leadmarket_allocation",
@@ -30,22 +31,8 @@ afterAll(store.close);
 let addresses = 0;
 const nextAddress = () => `10.9.${Math.floor(++addresses / 250)}.${addresses % 250}`;
 
-async function buy(categoryId: string, packageType = "starter", email?: string): Promise<string> {
-  const result = await callJson<{ paymentId: string; message?: string }>(create, "/api/payment/create", {
-    json: { categoryId, packageType, ...(email ? { email } : {}) },
-    headers: fromAddress(nextAddress()),
-  });
-  expect(result.status, result.body.message).toBe(200);
-  const order = await db().order.findUniqueOrThrow({ where: { downloadKey: result.body.paymentId } });
-  const payment = standin.pay(order.invoiceId!, { status: "finished" });
-  const signed = standin.signedIpn(payment.payment_id);
-  const paid = await call(ipn, "/api/payment/ipn", {
-    body: signed.body,
-    headers: { "content-type": "application/json", "x-nowpayments-sig": signed.signature },
-  });
-  expect(paid.status).toBe(200);
-  return result.body.paymentId;
-}
+const buy = (categoryId: string, packageType = "starter", email?: string) =>
+  paidOrder(standin, { categoryId, packageType, email });
 
 /** The order's leads in delivery order. */
 async function delivered(key: string): Promise<{ id: string; email: string }[]> {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fromAddress } from "../support/client";
 import { call, callJson } from "../support/routes";
 import { startTestStore } from "../support/store";
+import { paidOrder } from "../support/paid-order";
 import { csvUpload } from "./admin-helpers";
 
 const store = await startTestStore({
@@ -16,8 +17,6 @@ const store = await startTestStore({
 });
 const { standin, smtp } = store;
 
-const { POST: create } = await import("@/app/api/payment/create/route");
-const { POST: ipn } = await import("@/app/api/payment/ipn/route");
 const { GET: download } = await import("@/app/api/leads/download/[key]/route");
 const { POST: requestRoute } = await import("@/app/api/privacy/requests/route");
 const { POST: confirmRoute } = await import("@/app/api/privacy/requests/confirm/route");
@@ -74,21 +73,7 @@ const confirm = (confirmToken: string) =>
     },
   );
 
-async function buy(categoryId: string): Promise<string> {
-  const result = await callJson<{ paymentId: string }>(create, "/api/payment/create", {
-    json: { categoryId, packageType: "starter" },
-    headers: fromAddress(nextAddress()),
-  });
-  expect(result.status).toBe(200);
-  const order = await db().order.findUniqueOrThrow({ where: { downloadKey: result.body.paymentId } });
-  const payment = standin.pay(order.invoiceId!, { status: "finished" });
-  const signed = standin.signedIpn(payment.payment_id);
-  await call(ipn, "/api/payment/ipn", {
-    body: signed.body,
-    headers: { "content-type": "application/json", "x-nowpayments-sig": signed.signature },
-  });
-  return result.body.paymentId;
-}
+const buy = (categoryId: string) => paidOrder(standin, { categoryId });
 
 async function csvOf(key: string): Promise<string> {
   const response = await call(download, `/api/leads/download/${key}`, {

@@ -4,9 +4,10 @@
 // reports that put leads in the admin's review without taking them off sale.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromAddress } from "../support/client";
-import { call, callJson } from "../support/routes";
+import { callJson } from "../support/routes";
 import { startTestStore } from "../support/store";
 import { startZeroBounceStandin } from "../support/zerobounce-standin";
+import { paidOrder } from "../support/paid-order";
 
 const zerobounce = await startZeroBounceStandin();
 const store = await startTestStore({
@@ -24,8 +25,6 @@ const store = await startTestStore({
 });
 const { standin } = store;
 
-const { POST: create } = await import("@/app/api/payment/create/route");
-const { POST: ipn } = await import("@/app/api/payment/ipn/route");
 const { POST: claimRoute } = await import("@/app/api/orders/[key]/replacement/route");
 const { GET: quarantineList } = await import("@/app/api/admin/categories/quarantine/route");
 const { GET: claimsRoute } = await import("@/app/api/admin/categories/[id]/quarantine/claims/route");
@@ -50,22 +49,7 @@ afterAll(async () => {
   await zerobounce.close();
 });
 
-async function buy(categoryId: string): Promise<string> {
-  const result = await callJson<{ paymentId: string }>(create, "/api/payment/create", {
-    json: { categoryId, packageType: "starter" },
-    headers: fromAddress(nextAddress()),
-  });
-  expect(result.status).toBe(200);
-  const order = await db().order.findUniqueOrThrow({ where: { downloadKey: result.body.paymentId } });
-  const payment = standin.pay(order.invoiceId!, { status: "finished" });
-  const signed = standin.signedIpn(payment.payment_id);
-  const paid = await call(ipn, "/api/payment/ipn", {
-    body: signed.body,
-    headers: { "content-type": "application/json", "x-nowpayments-sig": signed.signature },
-  });
-  expect(paid.status).toBe(200);
-  return result.body.paymentId;
-}
+const buy = (categoryId: string) => paidOrder(standin, { categoryId });
 
 async function orderEmails(key: string): Promise<{ lead_id: string; email: string }[]> {
   const { rows } = await pool().query(

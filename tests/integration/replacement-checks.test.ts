@@ -5,9 +5,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { fromAddress } from "../support/client";
 import { startDnsServer } from "../support/dns-server";
-import { call, callJson } from "../support/routes";
+import { callJson } from "../support/routes";
 import { startTestStore } from "../support/store";
 import { startZeroBounceStandin } from "../support/zerobounce-standin";
+import { paidOrder } from "../support/paid-order";
 
 const dns = await startDnsServer({ zone: { "ok.test": { mx: [{ exchange: "mx.ok.test", priority: 10 }] } } });
 const zerobounce = await startZeroBounceStandin();
@@ -24,8 +25,6 @@ const store = await startTestStore({
 });
 const { standin } = store;
 
-const { POST: create } = await import("@/app/api/payment/create/route");
-const { POST: ipn } = await import("@/app/api/payment/ipn/route");
 const { POST: claimRoute } = await import("@/app/api/orders/[key]/replacement/route");
 const { db, pool } = await import("@/lib/db");
 const { createCategoryWithLeads } = await import("@/prisma/demo-data");
@@ -39,22 +38,7 @@ afterAll(async () => {
 let addresses = 0;
 const nextAddress = () => `10.8.${Math.floor(++addresses / 250)}.${addresses % 250}`;
 
-async function buy(categoryId: string): Promise<string> {
-  const result = await callJson<{ paymentId: string }>(create, "/api/payment/create", {
-    json: { categoryId, packageType: "starter" },
-    headers: fromAddress(nextAddress()),
-  });
-  expect(result.status).toBe(200);
-  const order = await db().order.findUniqueOrThrow({ where: { downloadKey: result.body.paymentId } });
-  const payment = standin.pay(order.invoiceId!, { status: "finished" });
-  const signed = standin.signedIpn(payment.payment_id);
-  const paid = await call(ipn, "/api/payment/ipn", {
-    body: signed.body,
-    headers: { "content-type": "application/json", "x-nowpayments-sig": signed.signature },
-  });
-  expect(paid.status).toBe(200);
-  return result.body.paymentId;
-}
+const buy = (categoryId: string) => paidOrder(standin, { categoryId });
 
 async function orderEmails(key: string): Promise<{ lead_id: string; email: string }[]> {
   const { rows } = await pool().query(

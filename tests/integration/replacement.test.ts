@@ -8,6 +8,7 @@ import { fromAddress } from "../support/client";
 import { worstClaimCsv } from "../support/nasty-cells";
 import { call, callJson } from "../support/routes";
 import { startTestStore } from "../support/store";
+import { paidOrder } from "../support/paid-order";
 import { csvUpload } from "./admin-helpers";
 
 const store = await startTestStore({
@@ -21,7 +22,6 @@ const store = await startTestStore({
 const { standin, smtp } = store;
 
 const { POST: create } = await import("@/app/api/payment/create/route");
-const { POST: ipn } = await import("@/app/api/payment/ipn/route");
 const { GET: download } = await import("@/app/api/leads/download/[key]/route");
 const { GET: orderApi } = await import("@/app/api/orders/[key]/route");
 const { POST: claimRoute } = await import("@/app/api/orders/[key]/replacement/route");
@@ -62,22 +62,7 @@ beforeAll(async () => {
 
 afterAll(store.close);
 
-async function buy(categoryId: string, packageType = "starter"): Promise<string> {
-  const result = await callJson<Created>(create, "/api/payment/create", {
-    json: { categoryId, packageType },
-    headers: fromAddress(nextAddress()),
-  });
-  expect(result.status).toBe(200);
-  const order = await db().order.findUniqueOrThrow({ where: { downloadKey: result.body.paymentId } });
-  const payment = standin.pay(order.invoiceId!, { status: "finished" });
-  const signed = standin.signedIpn(payment.payment_id);
-  const paid = await call(ipn, "/api/payment/ipn", {
-    body: signed.body,
-    headers: { "content-type": "application/json", "x-nowpayments-sig": signed.signature },
-  });
-  expect(paid.status).toBe(200);
-  return result.body.paymentId;
-}
+const buy = (categoryId: string, packageType = "starter") => paidOrder(standin, { categoryId, packageType });
 
 type Row = { position: number; lead_id: string; email: string; flagged: boolean };
 
