@@ -106,13 +106,13 @@ const listCsv = once(() => worstCsv());
 const claimCsv = once(worstClaimCsv);
 const requestFile = once(() => Buffer.alloc(10 * 1024 * 1024, "lead,company\n"));
 const ipnBody = once(() => {
-  // 64 KB of keys: what the signature check sorts and hashes twice before it can refuse.
+  // 16 KB of keys (the bound): what the callback parses and walks before it can refuse.
   const keys: Record<string, number> = {};
-  for (let index = 0; JSON.stringify(keys).length < 63 * 1024; index++) keys[`k${index}`] = index;
+  for (let index = 0; JSON.stringify(keys).length < 15.5 * 1024; index++) keys[`k${index}`] = index;
   return JSON.stringify(keys);
 });
-/** 64 KB of nested arrays: parsed fine, then too deep for the recursive key sort. */
-const deepIpnBody = once(() => `${"[".repeat(32 * 1024)}${"]".repeat(32 * 1024)}`);
+/** 16 KB of nested arrays (the bound): parsed fine, then too deep for any payment. */
+const deepIpnBody = once(() => `${"[".repeat(8 * 1024 - 8)}${"]".repeat(8 * 1024 - 8)}`);
 const testPayForm = once(() => `action=pay&${"x=1&".repeat((10 * 1024 * 1024) / 4)}`);
 
 /** A wide segment: up to 12 values of every facet (52 in all, of the 60 a query may name). */
@@ -252,10 +252,10 @@ export const ABUSE_ENDPOINTS: AbuseEntry[] = [
     inputs: [
       {
         name: "leads_deep_page",
-        worst: "page 1000 of 100 (the deepest page the query allows: an OFFSET of 99,900 leads)",
+        worst: "page 100 of 100 (the deepest page the query allows: an OFFSET of 9,900 leads)",
         clients: 8,
         requests: 80,
-        build: () => ({ method: "GET", path: "/api/leads?page=1000&pageSize=100" }),
+        build: () => ({ method: "GET", path: "/api/leads?page=100&pageSize=100" }),
       },
     ],
   },
@@ -295,12 +295,12 @@ export const ABUSE_ENDPOINTS: AbuseEntry[] = [
     inputs: [
       {
         name: "leads_filter_deep_page",
-        worst: "the largest category's page 1000 of 100 in the USA",
+        worst: "the largest category's page 100 of 100 in the USA",
         clients: 8,
         requests: 80,
         build: (context) => ({
           method: "GET",
-          path: `/api/leads/filter?category=${context.categoryId}&location=USA&page=1000&pageSize=100`,
+          path: `/api/leads/filter?category=${context.categoryId}&location=USA&page=100&pageSize=100`,
         }),
       },
     ],
@@ -409,8 +409,8 @@ export const ABUSE_ENDPOINTS: AbuseEntry[] = [
     path: "/api/payment/ipn",
     inputs: [
       {
-        name: "ipn_64kb_keys",
-        worst: "a 64 KB JSON body of keys with a well-formed wrong signature (sorted and hashed twice)",
+        name: "ipn_16kb_keys",
+        worst: "a 16 KB JSON body of keys (the bound) with a well-formed wrong signature",
         clients: 4,
         requests: 200,
         build: () => ({
@@ -422,7 +422,7 @@ export const ABUSE_ENDPOINTS: AbuseEntry[] = [
       },
       {
         name: "ipn_deep_nesting",
-        worst: "32,768 nested arrays (64 KB) with a well-formed wrong signature",
+        worst: "8,184 nested arrays (16 KB) with a well-formed wrong signature",
         clients: 4,
         requests: 100,
         build: () => ({

@@ -18,11 +18,13 @@ type Schema = z.ZodType;
 type Out<S> = S extends Schema ? z.output<S> : undefined;
 
 /**
- * A body the route reads itself: "text" is bounded like a JSON body, "form" is a URL-encoded form
- * of at most 1 KB (the test payment page's one field; 413 beyond, never read to its end).
+ * A body the route reads itself: "text" is at most 16 KB (a provider's callback: a payment record
+ * is about 1 KB), "form" is a URL-encoded form of at most 1 KB (the test payment page's one
+ * field). 413 beyond either, never read to its end.
  */
 type RawBody = "text" | "form" | undefined;
 type RawOut<R> = R extends "text" ? string : R extends "form" ? URLSearchParams : undefined;
+const MAX_TEXT_BYTES = 16 * 1024;
 const MAX_FORM_BYTES = 1024;
 
 type Options<P, Q, B, A extends boolean, U extends boolean, R extends RawBody> = {
@@ -61,7 +63,7 @@ async function readRawBody(
   request: NextRequest,
   kind: RawBody,
 ): Promise<string | URLSearchParams | undefined> {
-  if (kind === "text") return readBoundedText(request);
+  if (kind === "text") return readBoundedText(request, MAX_TEXT_BYTES);
   if (kind === "form") return new URLSearchParams(await readBoundedText(request, MAX_FORM_BYTES));
   return undefined;
 }

@@ -29,17 +29,21 @@ function topLevelSorted(body: unknown): string | null {
   return JSON.stringify(body, Object.keys(body).sort());
 }
 
-// A callback is a flat payment record; a body nested deeper than this is no payment, and sorting
-// (or serialising) it recursively would exhaust the stack.
+// A callback is a flat payment record of a few dozen values. A body nested deeper than MAX_DEPTH,
+// or holding more than MAX_VALUES values, is no payment: sorting (or serialising) it recursively
+// would exhaust the stack, or cost milliseconds of main-thread CPU per request before any check.
 const MAX_DEPTH = 32;
+const MAX_VALUES = 512;
 
-/** Whether no value in `body` lies deeper than `max` levels, walked without recursion. */
-function nestedWithin(body: unknown, max: number): boolean {
+/** Whether `body` is within MAX_DEPTH levels and MAX_VALUES values, walked without recursion. */
+function shapedLikePayment(body: unknown): boolean {
   const stack: [value: unknown, depth: number][] = [[body, 0]];
+  let values = 0;
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
+    if (++values > MAX_VALUES) return false;
     if (!value || typeof value !== "object") continue;
-    if (depth >= max) return false;
+    if (depth >= MAX_DEPTH) return false;
     for (const child of Object.values(value)) stack.push([child, depth + 1]);
   }
   return true;
@@ -48,7 +52,7 @@ function nestedWithin(body: unknown, max: number): boolean {
 /** True only for a well-formed hex signature of this body, in either serialisation, with this secret. */
 export function verifyIpnSignature(body: unknown, signature: string | null, secret: string): boolean {
   if (!signature || !/^[0-9a-f]{128}$/i.test(signature)) return false;
-  if (!nestedWithin(body, MAX_DEPTH)) return false;
+  if (!shapedLikePayment(body)) return false;
   const given = Buffer.from(signature, "hex");
   const candidates = [JSON.stringify(sortKeysDeep(body)), topLevelSorted(body)];
   // Both are computed and compared every time, so the answer takes as long whichever matches.

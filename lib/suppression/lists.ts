@@ -1,13 +1,12 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { buffer } from "node:stream/consumers";
 import { db, pool, type Tx } from "@/lib/db";
 import { AppError, FileTooLargeError, notFound } from "@/lib/errors";
 import { runOffThread, tooComplexFile } from "@/lib/off-thread";
 import type { Caller } from "@/lib/limits/caller";
 import { CLOSED_STATUSES } from "@/lib/payments/status";
 import { assertWithinLimit } from "@/lib/limits/throttle";
-import { consumeFile, type FormBody, type UploadLimits } from "@/lib/limits/uploads";
+import { consumeFile, fileBytes, type FormBody, type UploadLimits } from "@/lib/limits/uploads";
 import type { SuppressionListAnswer } from "@/lib/schemas/suppression";
 import type { ListEntries } from "@/lib/suppression/entries";
 
@@ -49,7 +48,7 @@ export async function createSuppressionList(body: FormBody, caller: Caller): Pro
     { bucket: `suppression-upload:${caller.clientIp}`, ...LIST_UPLOADS },
     "Too many list uploads from your address. Please try again later.",
   );
-  const bytes = await consumeFile(body, "file", "Choose a CSV, XLSX or text file", buffer);
+  const bytes = await consumeFile(body, "file", "Choose a CSV, XLSX or text file", fileBytes);
   // Read on a worker thread, within its deadline (lib/suppression/list-worker.ts).
   const { hashes, domains, counts } = await runOffThread<Buffer, ListEntries>(
     "lib/suppression/list-worker.ts",

@@ -1,4 +1,5 @@
-// The provider callback is public: its body is read with the 64 KB bound before any signature check.
+// The provider callback is public: its body is read with a 16 KB bound before any signature check.
+import { createHmac } from "node:crypto";
 import { NextRequest } from "next/server";
 
 type StreamInit = ConstructorParameters<typeof NextRequest>[1] & { duplex: "half" };
@@ -22,7 +23,7 @@ function countingBody(total: number): { stream: ReadableStream<Uint8Array>; pull
 }
 
 describe("POST /api/payment/ipn body bound", () => {
-  it("refuses a streamed body past 64 KB with 413 after reading little more than the bound", async () => {
+  it("refuses a streamed body past 16 KB with 413 after reading little more than the bound", async () => {
     const body = countingBody(50 * 1024 * 1024);
     const request = new NextRequest("http://localhost:3999/api/payment/ipn", {
       method: "POST",
@@ -35,7 +36,7 @@ describe("POST /api/payment/ipn body bound", () => {
     expect(body.pulled()).toBeLessThan(1024 * 1024);
   });
 
-  it("refuses a declared length past 64 KB without reading the body", async () => {
+  it("refuses a declared length past 16 KB without reading the body", async () => {
     const body = countingBody(10 * 1024 * 1024);
     const request = new NextRequest("http://localhost:3999/api/payment/ipn", {
       method: "POST",
@@ -50,11 +51,35 @@ describe("POST /api/payment/ipn body bound", () => {
   });
 
   it("answers a body nested deeper than any payment 401, never a 500 from an exhausted stack", async () => {
-    const depth = 32 * 1024;
+    const depth = 8000; // as deep as 16 KB allows
     const request = new NextRequest("http://localhost:3999/api/payment/ipn", {
       method: "POST",
       headers: { "content-type": "application/json", "x-nowpayments-sig": "ab".repeat(64) },
       body: `${"[".repeat(depth)}${"]".repeat(depth)}`,
+    });
+    const response = await ipn(request, { params: Promise.resolve({}) });
+    expect(response.status).toBe(401);
+  });
+
+  it("refuses a 20 KB body with 413: a payment record is about 1 KB", async () => {
+    const request = new NextRequest("http://localhost:3999/api/payment/ipn", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-nowpayments-sig": "ab".repeat(64) },
+      body: JSON.stringify({ payment_id: 1, note: "x".repeat(20 * 1024) }),
+    });
+    const response = await ipn(request, { params: Promise.resolve({}) });
+    expect(response.status).toBe(413);
+  });
+
+  it("answers a correctly signed body of 5,000 values 401: no payment holds that many", async () => {
+    // Keys in order, so the text is what the provider would sign: only the shape refuses it.
+    const text = JSON.stringify({ payment_id: 1, x: new Array<number>(5000).fill(0) });
+    expect(text.length).toBeLessThan(16 * 1024);
+    const signature = createHmac("sha512", "ipn-secret-limit").update(text).digest("hex");
+    const request = new NextRequest("http://localhost:3999/api/payment/ipn", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-nowpayments-sig": signature },
+      body: text,
     });
     const response = await ipn(request, { params: Promise.resolve({}) });
     expect(response.status).toBe(401);

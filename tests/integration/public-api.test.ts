@@ -94,6 +94,7 @@ describe("public read API", () => {
         "pageSize",
       ],
       ["/api/leads?page=0", "page"],
+      ["/api/leads?page=101", "page"],
       ["/api/leads?pageSize=abc", "pageSize"],
     ];
     for (const [url, field] of cases) {
