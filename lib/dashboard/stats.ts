@@ -5,6 +5,7 @@ import { CLOSED_STATUSES } from "@/lib/payments/status";
 import { SELLER_REQUIRED, type StatsDto, type UkComplianceDto } from "@/lib/schemas/admin";
 import { getSettings } from "@/lib/settings";
 import { SCREENING_DAYS, SCREENING_WARNING_DAYS } from "@/lib/schemas/category";
+import { monthUse } from "@/lib/verification/provider-budget";
 
 // Dashboard figures in four aggregate queries. A sale counts as confirmed (and as revenue, on
 // the day it was paid) once paid_at is set; an unpaid order is pending while its checkout is open,
@@ -45,11 +46,6 @@ const BY_DAY_SQL = `
     ON o.paid_at >= (day AT TIME ZONE 'UTC') AND o.paid_at < ((day + interval '1 day') AT TIME ZONE 'UTC')
   GROUP BY day
   ORDER BY day`;
-
-// Addresses our checks (re-checks and replacement claims) found invalid this UTC month.
-const INVALID_SQL = `
-  SELECT COALESCE((SELECT invalid_found FROM verifier_months
-                    WHERE month = date_trunc('month', now() AT TIME ZONE 'UTC')::date), 0)::int AS invalid`;
 
 /** The product's 7-day comparison in percent; 100 when the previous period had no revenue. */
 export function revenueTrend(last7: number, previous7: number): number {
@@ -112,11 +108,12 @@ async function ukCompliance(): Promise<UkComplianceDto> {
 }
 
 export async function getStats(): Promise<StatsDto> {
-  const [sales, requests, byDay, invalid, uk] = await Promise.all([
+  const [sales, requests, byDay, verifier, uk] = await Promise.all([
     db().$queryRaw<SalesFigures[]>(Prisma.raw(SALES_SQL)),
     db().$queryRaw<RequestFigures[]>(Prisma.raw(REQUESTS_SQL)),
     db().$queryRaw<{ date: string; revenue: number; sales: number }[]>(Prisma.raw(BY_DAY_SQL)),
-    db().$queryRaw<{ invalid: number }[]>(Prisma.raw(INVALID_SQL)),
+    // Addresses our checks (re-checks and replacement claims) found invalid this provider month.
+    monthUse(new Date()),
     ukCompliance(),
   ]);
   const [s] = sales;
@@ -132,7 +129,7 @@ export async function getStats(): Promise<StatsDto> {
     averagePricePerLead: s.leads_sold > 0 ? Math.round((totalRevenue / s.leads_sold) * 10000) / 10000 : 0,
     replacementClaims: s.replacement_claims,
     replacementRate: replacementRate(s.replacement_claims, s.confirmed_sales),
-    invalidFoundThisMonth: invalid[0].invalid,
+    invalidFoundThisMonth: verifier.invalidFound,
     totalRequests: r.total,
     pendingRequests: r.pending,
     inProgressRequests: r.in_progress,

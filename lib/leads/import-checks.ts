@@ -15,7 +15,7 @@ const IMPORT_DNS_WAIT_MS = 5000;
 // Batches parsed, their lookups under way or queued, while the one before them is stored.
 const READ_AHEAD = 20;
 // The reason of an imported lead waiting for the provider's verdict: the re-checks claim it
-// (lib/leads/recheck.ts).
+// (lib/leads/recheck).
 const QUEUED_FOR_PROVIDER = "queued";
 
 /** A row refused, with its line in the file. */

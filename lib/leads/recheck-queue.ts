@@ -6,7 +6,7 @@ import type { RecheckOverview } from "@/lib/schemas/admin";
 
 // What is due for a re-check, and the admin's "Re-check now" (docs/product-rules.md,
 // "Verification"). A request marks a category's sellable leads last verified or checked before the
-// moment of the request as due now: the re-check workers (lib/leads/recheck.ts) take them before
+// moment of the request as due now: the re-check workers (lib/leads/recheck) take them before
 // anything else, 200 at a time in the order of leads_recheck_due_idx, past a cursor kept in the
 // request's row, so that every instance shares one sweep and a restart resumes it.
 

@@ -1,19 +1,17 @@
 import "server-only";
 import { revalidateCatalogue } from "@/lib/categories/cache";
 import { pool } from "@/lib/db";
-import { env } from "@/lib/env";
-import {
-  MONTHLY_LIMIT_REACHED,
-  monthOf,
-  Pace,
-  PROVIDER_BATCHES_PACE,
-  PROVIDER_BATCHES_PER_MINUTE,
-  recordVerifierError,
-  reserve,
-  VERDICT_REUSE_HOURS,
-} from "@/lib/leads/provider-spend";
 import { getEmailVerifierApiKey } from "@/lib/settings";
 import { mailDomainChecker, zeroBounce } from "@/lib/verification/configured";
+import {
+  configuredMonthlyLimit,
+  countInvalidFound,
+  MONTHLY_LIMIT_REACHED,
+  providerBatches,
+  recordVerifierError,
+  reserveAddresses,
+  VERDICT_REUSE_HOURS,
+} from "@/lib/verification/provider-budget";
 import { isProviderVerdict, verifyAddresses } from "@/lib/verification/verify-addresses";
 import { BATCH_LIMIT } from "@/lib/verification/zerobounce";
 
@@ -52,14 +50,14 @@ function verdictOf(status: string | null, reason: string | null, checkedAt: Date
 async function paidProvider(now: Date) {
   const provider = zeroBounce(await getEmailVerifierApiKey());
   if (!provider) return undefined;
-  const pace = new Pace(PROVIDER_BATCHES_PACE, PROVIDER_BATCHES_PER_MINUTE / 60);
+  const pace = providerBatches();
   return {
     provider,
     allow: async (addresses: number): Promise<number> => {
       const batches = await pace.takeNow(Math.ceil(addresses / BATCH_LIMIT), CLAIM_PACE_AHEAD_MS);
       const allowed = Math.min(addresses, batches * BATCH_LIMIT);
       if (allowed === 0) return 0;
-      if (await reserve(monthOf(now), allowed, env().EMAIL_VERIFIER_MONTHLY_LIMIT ?? null)) return allowed;
+      if (await reserveAddresses(now, allowed, configuredMonthlyLimit())) return allowed;
       await recordVerifierError(MONTHLY_LIMIT_REACHED, now);
       return 0;
     },
@@ -121,12 +119,5 @@ async function recordVerdicts(
   );
   // The triggers on leads moved the counts; this instance's cached pages follow.
   revalidateCatalogue();
-  const { invalid } = rows[0];
-  if (invalid > 0) {
-    await pool().query(
-      `INSERT INTO verifier_months AS m (month, invalid_found) VALUES ($1::date, $2)
-       ON CONFLICT (month) DO UPDATE SET invalid_found = m.invalid_found + $2`,
-      [monthOf(at), invalid],
-    );
-  }
+  await countInvalidFound(pool(), rows[0].invalid, at);
 }

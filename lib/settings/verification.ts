@@ -1,8 +1,8 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { env } from "@/lib/env";
 import { emailVerifierApiKey, getSettings } from "@/lib/settings";
 import { zeroBounce } from "@/lib/verification/configured";
+import { configuredMonthlyLimit, monthUse } from "@/lib/verification/provider-budget";
 import { ProviderError } from "@/lib/verification/zerobounce";
 import type { VerificationStatusDto } from "@/lib/schemas/admin";
 
@@ -11,10 +11,9 @@ import type { VerificationStatusDto } from "@/lib/schemas/admin";
 // the re-checks or claim checks met (verifier_months). The key itself never leaves the server.
 
 export async function getVerificationStatus(now = new Date()): Promise<VerificationStatusDto> {
-  const month = new Date(`${now.toISOString().slice(0, 7)}-01T00:00:00Z`);
   const [settings, thisMonth, lastError] = await Promise.all([
     getSettings(),
-    db().verifierMonth.findUnique({ where: { month }, select: { sent: true } }),
+    monthUse(now),
     db().verifierMonth.findFirst({
       where: { lastErrorAt: { not: null } },
       orderBy: { lastErrorAt: "desc" },
@@ -38,8 +37,8 @@ export async function getVerificationStatus(now = new Date()): Promise<Verificat
     source,
     credits,
     creditsError,
-    sentThisMonth: thisMonth?.sent ?? 0,
-    monthlyLimit: env().EMAIL_VERIFIER_MONTHLY_LIMIT ?? null,
+    sentThisMonth: thisMonth.sent,
+    monthlyLimit: configuredMonthlyLimit(),
     lastError: lastError?.lastError ?? null,
     lastErrorAt: lastError?.lastErrorAt?.toISOString() ?? null,
   };

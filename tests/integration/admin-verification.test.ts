@@ -34,7 +34,7 @@ const { POST: releaseClaimRoute } =
   await import("@/app/api/admin/categories/[id]/quarantine/claims/[claimId]/release/route");
 const { db, pool } = await import("@/lib/db");
 const { signAdminToken } = await import("@/lib/auth/session");
-const { recordVerifierError } = await import("@/lib/leads/provider-spend");
+const { recordVerifierError } = await import("@/lib/verification/provider-budget");
 const { createCategoryWithLeads } = await import("@/prisma/demo-data");
 
 let token: string;

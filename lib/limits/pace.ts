@@ -2,18 +2,7 @@ import "server-only";
 import { pool } from "@/lib/db";
 import { pgTransaction } from "@/lib/pg-transaction";
 
-// What every call to the verification provider books first (docs/product-rules.md, "Verification"):
-// the shared pace of its batches (one `paces` row for every instance) and the month's allowance of
-// addresses (EMAIL_VERIFIER_MONTHLY_LIMIT). The re-checks (lib/leads/recheck.ts) wait for their
-// slot; a claim (lib/orders/claim-checks.ts) takes what the pace has room for now. Imports never
-// call the provider: they queue their leads for the re-checks.
-
-// ZeroBounce allows 5 validatebatch calls a minute.
-export const PROVIDER_BATCHES_PER_MINUTE = 5;
-/** The pace of the provider's batches, shared by the re-checks and the claims. */
-export const PROVIDER_BATCHES_PACE = "provider-batches";
-/** A provider verdict younger than this is reused rather than asked again. */
-export const VERDICT_REUSE_HOURS = 24;
+// A pace shared by every instance: one `paces` row per name holds the time up to which it is booked.
 
 /**
  * Waits so that at most `perSecond` units pass a second, shared by every caller of every instance:
@@ -65,30 +54,4 @@ export class Pace {
       return units;
     });
   }
-}
-
-export function monthOf(date: Date): string {
-  return date.toISOString().slice(0, 7) + "-01";
-}
-
-/** Takes `wanted` addresses from the month's allowance; false (nothing taken) when it lacks them. */
-export async function reserve(month: string, wanted: number, limit: number | null): Promise<boolean> {
-  const { rowCount } = await pool().query(
-    `INSERT INTO verifier_months AS m (month, sent) SELECT $1::date, $2::int WHERE $3::int IS NULL OR $2::int <= $3::int
-     ON CONFLICT (month) DO UPDATE SET sent = m.sent + $2::int WHERE $3::int IS NULL OR m.sent + $2::int <= $3::int`,
-    [month, wanted, limit],
-  );
-  return rowCount === 1;
-}
-
-export const MONTHLY_LIMIT_REACHED =
-  "The monthly limit of addresses sent to the verification provider was reached";
-
-/** Records a provider failure for the admin (Settings shows the last one). */
-export async function recordVerifierError(message: string, at: Date): Promise<void> {
-  await pool().query(
-    `INSERT INTO verifier_months (month, last_error, last_error_at) VALUES ($1::date, $2, $3)
-     ON CONFLICT (month) DO UPDATE SET last_error = $2, last_error_at = $3`,
-    [monthOf(at), message, at],
-  );
 }
