@@ -7,6 +7,7 @@ import { clientAddress } from "@/lib/api/client-address";
 import { toErrorResponse } from "@/lib/api/errors";
 import { unauthorized } from "@/lib/errors";
 import { RequestUpload } from "@/lib/api/upload";
+import { queryRecord } from "@/lib/http/query-values.mjs";
 import type { Caller } from "@/lib/limits/caller";
 import { LimitReport, runReported } from "@/lib/limits/rate-limit-headers";
 
@@ -68,17 +69,6 @@ async function readRawBody(
   return undefined;
 }
 
-/**
- * A query string as the schemas read it: a key given more than once is its values joined with ","
- * (`?region=CA&region=NY` is `?region=CA,NY`, as the category page reads it): a list takes both
- * spellings, and a number, choice or id given twice fails its schema (a 400) instead of one value
- * silently winning.
- */
-function queryObject(searchParams: URLSearchParams): Record<string, string> {
-  const keys = [...new Set(searchParams.keys())];
-  return Object.fromEntries(keys.map((key) => [key, searchParams.getAll(key).join(",")]));
-}
-
 /** `response` with `headers` added; a copy when its own are immutable (Response.redirect()). */
 function withHeaders(response: Response, headers: Record<string, string>): Response {
   const entries = Object.entries(headers);
@@ -114,8 +104,10 @@ export function route<
       const admin = options.admin ? await authenticateAdmin(request.headers) : undefined;
       const rawParams = context?.params ? await context.params : {};
       const params = options.params ? options.params.parse(rawParams) : undefined;
+      // A key given twice is a comma list: a list takes both spellings, and a number, choice or id
+      // given twice fails its schema (a 400) instead of one value silently winning.
       const query = options.query
-        ? options.query.parse(queryObject(request.nextUrl.searchParams))
+        ? options.query.parse(queryRecord(request.nextUrl.searchParams))
         : undefined;
       const body = options.body ? options.body.parse(await readJsonBody(request)) : undefined;
       const rawBody = await readRawBody(request, options.rawBody);

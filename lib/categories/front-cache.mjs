@@ -11,6 +11,7 @@
 //   comma list or as repeated keys) share it;
 // - the routes registered in lib/api/front-routes.ts, their handlers called directly.
 import { gzipSync } from "node:zlib";
+import { commaList, joinedValues } from "../http/query-values.mjs";
 import { currentVersion } from "./cache-handler.mjs";
 
 /** Same lifetime as the pages' `revalidate` (app/layout.tsx): the footer's year follows the calendar. */
@@ -72,8 +73,7 @@ function segmentKey(pathname, searchParams) {
   const pkg = searchParams.get("package") ?? DEFAULT_PACKAGE;
   if (!LOCATIONS.has(location) || !PACKAGES.has(pkg)) return undefined;
   const filters = FACETS.map((facet) => {
-    const values = searchParams.getAll(facet).flatMap((value) => value.split(","));
-    const normal = [...new Set(values.map((value) => value.trim()).filter(Boolean))].sort();
+    const normal = [...new Set(commaList(joinedValues(searchParams.getAll(facet))))].sort();
     return `${facet}=${normal.join(",")}`;
   });
   return `${pathname}?location=${location}&package=${pkg}&${filters.join("&")}`;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { commaList, joinedValues } from "@/lib/http/query-values.mjs";
 import { DEFAULT_LOCATION, LOCATIONS } from "@/lib/location";
 import { FACETS, VOCABULARIES, type Facet, type Segment } from "@/lib/segments/vocabularies";
 
@@ -48,12 +49,7 @@ const commaValues = (facet: Facet) =>
   z
     .string()
     .max(4000, TOO_MANY)
-    .transform((text) =>
-      text
-        .split(",")
-        .map((part) => part.trim())
-        .filter(Boolean),
-    )
+    .transform(commaList)
     .pipe(facetValues(facet))
     .optional();
 
@@ -80,7 +76,7 @@ export function segmentFromSearchParams(
   params: Record<string, string | string[] | undefined>,
 ): SegmentQuery | null {
   const joined = Object.fromEntries(
-    Object.entries(params).map(([key, value]) => [key, Array.isArray(value) ? value.join(",") : value]),
+    Object.entries(params).map(([key, value]) => [key, Array.isArray(value) ? joinedValues(value) : value]),
   );
   if (typeof joined.location === "string") joined.location = joined.location.toUpperCase();
   const parsed = segmentQuery.safeParse(joined);
