@@ -47,12 +47,17 @@ type PreviewRow = {
   emailStatus: string;
 };
 
+/** A lead's name as previews show it, category and segment ones alike: first name and last initial. */
+export function maskedName(firstName: string, lastName: string): string {
+  const initial = lastName.trim().charAt(0);
+  return initial ? `${firstName} ${initial.toUpperCase()}.` : firstName;
+}
+
 function toPreview(row: PreviewRow): LeadPreview {
-  const initial = row.lastName.trim().charAt(0);
   return {
     _id: row.id.toString(),
     categoryId: row.categoryId,
-    name: initial ? `${row.firstName} ${initial.toUpperCase()}.` : row.firstName,
+    name: maskedName(row.firstName, row.lastName),
     title: row.jobTitle,
     company: row.company,
     city: row.city,

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Location } from "@/lib/location";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { maskedName } from "@/lib/leads/previews";
 import { SELLABLE_SQL } from "@/lib/leads/sellable";
 import { timedQuery, withQueryPermit } from "@/lib/limits/expensive-queries";
 import { segmentSql } from "@/lib/segments/filter";
@@ -51,7 +52,7 @@ export async function segmentPreview(
     ),
   );
   return rows.map((row) => ({
-    name: `${row.first_name} ${row.last_name.slice(0, 1)}${row.last_name ? "." : ""}`.trim(),
+    name: maskedName(row.first_name, row.last_name),
     title: row.job_title,
     company: row.company,
     city: row.city,

@@ -366,6 +366,20 @@ describe("GET /api/categories/{id}/segment", () => {
 });
 
 describe("segment preview", () => {
+  it("masks a name as the category previews do: first name and the last name's initial", async () => {
+    const { segmentPreview } = await import("@/lib/leads/segment-preview");
+    const { findLeadPreview } = await import("@/lib/leads/previews");
+    const { rows } = await pool().query<{ id: string }>(
+      `UPDATE leads SET first_name = 'Ada', last_name = ' lovelace' WHERE id = (
+         SELECT id FROM leads WHERE category_id = $1 AND country = 'USA' AND lead_sellable(quarantined_at, email_status)
+          ORDER BY verified_at DESC, id LIMIT 1) RETURNING id::text`,
+      [categoryId],
+    );
+    const [first] = await segmentPreview(categoryId, "USA", null);
+    expect(first.name).toBe("Ada L.");
+    expect((await findLeadPreview(BigInt(rows[0].id)))?.name).toBe("Ada L.");
+  });
+
   it("gives up within its time limit rather than hold a connection", async () => {
     const { segmentPreview } = await import("@/lib/leads/segment-preview");
     // A lock held elsewhere stands in for a slow walk: the preview's statement waits either way.
