@@ -6,8 +6,7 @@ import { env } from "@/lib/env";
 import { queueMail } from "@/lib/mail/outbox";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { orderListingMail } from "@/lib/orders/mails";
-import { toReplacementSummary } from "@/lib/orders/summary";
-import { toOrderSummary } from "@/lib/orders/summary";
+import { replacementSummarySelect, toOrderSummary, toReplacementSummary } from "@/lib/orders/summary";
 import type { Caller } from "@/lib/limits/caller";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";
 import type { OrderSummary } from "@/lib/schemas/orders";
@@ -82,17 +81,7 @@ export async function ordersForToken(token: string, now = new Date()): Promise<L
     select: {
       ...orderViewSelect,
       createdAt: true,
-      replacement: {
-        select: {
-          reported: true,
-          counted: true,
-          replaced: true,
-          shortfall: true,
-          heldForReview: true,
-          declined: true,
-          createdAt: true,
-        },
-      },
+      replacement: { select: replacementSummarySelect },
     },
   });
   return rows.map(({ replacement, ...row }) => ({

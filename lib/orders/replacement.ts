@@ -244,7 +244,6 @@ export async function claimReplacement(
         shortfall,
         invalidConfirmed: invalid.length,
         verifiedDeliverable: deliverable.length,
-        heldForReview: held.length,
         createdAt: now,
       },
       select: { id: true },
@@ -341,7 +340,7 @@ export async function replaceHeld(
     });
     await tx.replacementClaim.update({
       where: { id: BigInt(claimId) },
-      data: { replaced: { increment: swapped.length }, heldForReview: { decrement: swapped.length } },
+      data: { replaced: { increment: swapped.length } },
       select: { id: true },
     });
     const stillHeld = held.length - swapped.length;
@@ -366,7 +365,7 @@ export async function declineHeld(categoryId: string, claimId: string): Promise<
     if (count === 0) throw conflict(NOTHING_HELD);
     await tx.replacementClaim.update({
       where: { id: BigInt(claimId) },
-      data: { heldForReview: { decrement: count }, declined: { increment: count } },
+      data: { declined: { increment: count } },
       select: { id: true },
     });
     await recordEvent(tx, order.id, "replacement", `Held leads reviewed: ${count} declined, not replaced`);

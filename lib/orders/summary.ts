@@ -34,34 +34,37 @@ export async function orderSummary(key: string, caller: Caller): Promise<OrderSu
 export async function replacementOf(orderId: string): Promise<ReplacementSummary | null> {
   const claim = await db().replacementClaim.findUnique({
     where: { orderId },
-    select: {
-      reported: true,
-      counted: true,
-      replaced: true,
-      shortfall: true,
-      heldForReview: true,
-      declined: true,
-      createdAt: true,
-    },
+    select: replacementSummarySelect,
   });
   return claim && toReplacementSummary(claim);
 }
+
+/** What a claim's summary reads: its held rows counted from their reports' flags. */
+export const replacementSummarySelect = {
+  reported: true,
+  counted: true,
+  replaced: true,
+  shortfall: true,
+  declined: true,
+  createdAt: true,
+  _count: { select: { reports: { where: { held: true } } } },
+} as const;
 
 export function toReplacementSummary(claim: {
   reported: number;
   counted: number;
   replaced: number;
   shortfall: number;
-  heldForReview: number;
   declined: number;
   createdAt: Date;
+  _count: { reports: number };
 }): ReplacementSummary {
   return {
     reported: claim.reported,
     counted: claim.counted,
     replaced: claim.replaced,
     shortfall: claim.shortfall,
-    heldForReview: claim.heldForReview,
+    heldForReview: claim._count.reports,
     declined: claim.declined,
     claimedAt: claim.createdAt.toISOString(),
   };

@@ -153,8 +153,7 @@ export async function deleteExpiredLists(now = new Date()): Promise<number> {
            SELECT 1 FROM orders o
             WHERE o.suppression_list_id = l.id
               AND ((o.paid_at IS NULL AND lower(o.status) <> ALL(${[...CLOSED_STATUSES]}::text[]))
-                   OR EXISTS (SELECT 1 FROM replacement_claims rc
-                               WHERE rc.order_id = o.id AND rc.held_for_review > 0)))
+                   OR EXISTS (SELECT 1 FROM replacement_reports rr WHERE rr.order_id = o.id AND rr.held)))
        ORDER BY l.expires_at LIMIT ${EXPIRED_BATCH} FOR UPDATE OF l SKIP LOCKED)`;
     deleted += batch;
     if (batch < EXPIRED_BATCH) return deleted;

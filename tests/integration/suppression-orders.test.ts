@@ -298,7 +298,7 @@ describe("expiry", () => {
     await deleteExpiredLists(new Date(now + 40 * 86_400_000));
     expect(await db().suppressionList.count({ where: { id: list } })).toBe(1);
     await pool().query(
-      `UPDATE replacement_claims SET held_for_review = 0 WHERE order_id = (SELECT id FROM orders WHERE download_key = $1)`,
+      `UPDATE replacement_reports SET held = false WHERE order_id = (SELECT id FROM orders WHERE download_key = $1)`,
       [key],
     );
     await deleteExpiredLists(new Date(now + 40 * 86_400_000));
