@@ -4,8 +4,11 @@ import { Pool } from "pg";
 import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client";
 import { databaseUrl } from "@/lib/env";
 
-// One pg pool per process, shared by Prisma (through its adapter) and by the two paths Prisma
-// cannot serve: COPY streams (lead import and CSV download) and array-mode reads (Excel download).
+// One pg pool per process, shared by Prisma (through its adapter) and by plain pg. Prisma (db(),
+// with typed $queryRaw for SQL it cannot express) is the default. Plain pg on pool() serves COPY
+// streams (lead import and phone registers; downloads take copyPool()), array-mode reads (Excel
+// download), work on the client of pgTransaction() (re-check claims, paces), and single statements
+// written as plain SQL (upload chunks, claim attempts, the re-check queue, the provider's budget).
 // Kept on globalThis so dev reloads reuse it.
 const globalForDb = globalThis as unknown as { pool?: Pool; copyPool?: Pool; prisma?: PrismaClient };
 
@@ -104,8 +107,9 @@ export function afterCommit(tx: Tx, hook: () => void): boolean {
 }
 
 /**
- * The one way to run work in a transaction: committed when `work` returns, rolled back when it
- * throws. Row locks and advisory locks are taken inside with `tx.$queryRaw`/`tx.$executeRaw`.
+ * The transaction of domain work: committed when `work` returns, rolled back when it throws. The
+ * other one, pgTransaction() (lib/pg-transaction.ts), is for work on a plain pg client: COPY cannot
+ * run inside a Prisma transaction (docs/architecture.md, "Decisions"). Row locks and advisory locks are taken inside with `tx.$queryRaw`/`tx.$executeRaw`.
  * `timeoutMs` bounds the whole transaction (Prisma rolls back after it); a connection is waited for
  * as long as the pool's own bound, so an outage fails fast with the 503 of lib/api/errors.ts.
  */
