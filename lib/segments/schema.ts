@@ -46,12 +46,7 @@ export const segmentBody = z
 
 /** A query string's comma-separated values ("CA,NY"); empty parts are ignored. */
 const commaValues = (facet: Facet) =>
-  z
-    .string()
-    .max(4000, TOO_MANY)
-    .transform(commaList)
-    .pipe(facetValues(facet))
-    .optional();
+  z.string().max(4000, TOO_MANY).transform(commaList).pipe(facetValues(facet)).optional();
 
 /** `?location=USA&region=CA,NY&seniority=c_level,vp&...` of the segment endpoint and the category page. */
 export const segmentQuery = z

@@ -217,7 +217,9 @@ describe("schema and migrations", () => {
     expect(orderRead.currency).toBe("usd");
     expect(orderRead.leads).toEqual([{ orderId: order.id, position: 0, leadId: lead.id }]);
     expect(
-      await prisma.orderLead.findUniqueOrThrow({ where: { orderId_position: { orderId: order.id, position: 0 } } }),
+      await prisma.orderLead.findUniqueOrThrow({
+        where: { orderId_position: { orderId: order.id, position: 0 } },
+      }),
     ).toEqual({ orderId: order.id, position: 0, leadId: lead.id });
     // The sold counter is written by the triggers on order_leads only.
     const sale = { categoryId: category.id, leadId: lead.id };
@@ -414,7 +416,12 @@ describe("schema and migrations", () => {
     await prisma.uploadChunk.delete({ where: { uploadId_seq: { uploadId: chunk.uploadId, seq: 3 } } });
 
     const privacy = await prisma.privacyRequest.create({
-      data: { kind: "erasure", email: "grace@example.com", emailHash: "c".repeat(64), emailMasked: "g***@example.com" },
+      data: {
+        kind: "erasure",
+        email: "grace@example.com",
+        emailHash: "c".repeat(64),
+        emailMasked: "g***@example.com",
+      },
     });
     expect(privacy).toMatchObject({ state: "pending", confirmedAt: null });
     await prisma.privacyRequest.update({
@@ -431,7 +438,9 @@ describe("schema and migrations", () => {
 
     const erased = { emailHash: "d".repeat(64), createdAt: at };
     await prisma.erasedEmail.create({ data: erased });
-    expect(await prisma.erasedEmail.findUniqueOrThrow({ where: { emailHash: erased.emailHash } })).toEqual(erased);
+    expect(await prisma.erasedEmail.findUniqueOrThrow({ where: { emailHash: erased.emailHash } })).toEqual(
+      erased,
+    );
     await prisma.erasedEmail.delete({ where: { emailHash: erased.emailHash } });
 
     const pace = { name: "schema-test", nextAt: at };

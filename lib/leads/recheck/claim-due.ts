@@ -10,7 +10,12 @@ export function reusedSince(now: Date): Date {
 }
 
 /** The next due leads after the lead id `after`, locked for this claim (others skip them). */
-export async function claimDue(client: PoolClient, after: string, before: Date, now: Date): Promise<Claimed[]> {
+export async function claimDue(
+  client: PoolClient,
+  after: string,
+  before: Date,
+  now: Date,
+): Promise<Claimed[]> {
   // Ordered by the column, not by the text it is answered as. NO KEY UPDATE: the status columns change, never the key, so an order inserting order_leads
   // (which takes KEY SHARE on its leads) is never held up by a claim.
   const { rows } = await client.query<Claimed>(
