@@ -1,8 +1,7 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { emailVerifierApiKey, getSettings } from "@/lib/settings";
 import { zeroBounce } from "@/lib/verification/configured";
-import { configuredMonthlyLimit, monthUse } from "@/lib/verification/provider-budget";
+import { configuredMonthlyLimit, lastVerifierError, monthUse } from "@/lib/verification/provider-budget";
 import { ProviderError } from "@/lib/verification/zerobounce";
 import type { VerificationStatusDto } from "@/lib/schemas/admin";
 
@@ -14,11 +13,7 @@ export async function getVerificationStatus(now = new Date()): Promise<Verificat
   const [settings, thisMonth, lastError] = await Promise.all([
     getSettings(),
     monthUse(now),
-    db().verifierMonth.findFirst({
-      where: { lastErrorAt: { not: null } },
-      orderBy: { lastErrorAt: "desc" },
-      select: { lastError: true, lastErrorAt: true },
-    }),
+    lastVerifierError(),
   ]);
   const { key, source } = emailVerifierApiKey(settings);
   let credits: number | null = null;
@@ -39,7 +34,7 @@ export async function getVerificationStatus(now = new Date()): Promise<Verificat
     creditsError,
     sentThisMonth: thisMonth.sent,
     monthlyLimit: configuredMonthlyLimit(),
-    lastError: lastError?.lastError ?? null,
-    lastErrorAt: lastError?.lastErrorAt?.toISOString() ?? null,
+    lastError: lastError?.message ?? null,
+    lastErrorAt: lastError?.at.toISOString() ?? null,
   };
 }

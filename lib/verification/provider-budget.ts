@@ -63,6 +63,16 @@ export async function countInvalidFound(client: Pool | PoolClient, invalid: numb
   );
 }
 
+/** The last provider failure recorded, of any month; null when none was. */
+export async function lastVerifierError(): Promise<{ message: string; at: Date } | null> {
+  const month = await db().verifierMonth.findFirst({
+    where: { lastErrorAt: { not: null } },
+    orderBy: { lastErrorAt: "desc" },
+    select: { lastError: true, lastErrorAt: true },
+  });
+  return month?.lastError && month.lastErrorAt ? { message: month.lastError, at: month.lastErrorAt } : null;
+}
+
 /** The provider's use in `at`'s month: addresses sent, and addresses our checks found invalid. */
 export async function monthUse(at: Date): Promise<{ sent: number; invalidFound: number }> {
   const month = await db().verifierMonth.findUnique({

@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { db, pool } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { replacementOf } from "@/lib/orders/summary";
 
 afterAll(async () => {
   await db().$disconnect();
@@ -297,6 +298,8 @@ describe("schema and migrations", () => {
       verifiedDeliverable: 1,
       reports: [{ orderId: order.id, leadId: lead.id, verdict: "unconfirmed", replaced: false, held: true }],
     });
+    // Its held rows are the reports flagged held, counted when read (no counter beside them).
+    expect(await replacementOf(order.id)).toMatchObject({ replaced: 1, heldForReview: 1 });
     await prisma.replacementClaim.delete({ where: { id: claim.id } });
     expect(await prisma.replacementReport.count({ where: { claimId: claim.id } })).toBe(0);
 
