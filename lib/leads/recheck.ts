@@ -2,6 +2,7 @@ import "server-only";
 import type { PoolClient } from "pg";
 import { pool } from "@/lib/db";
 import { env, insideNextServer } from "@/lib/env";
+import { SELLABLE } from "@/lib/leads/sellable";
 import { pgTransaction } from "@/lib/pg-transaction";
 import {
   MONTHLY_LIMIT_REACHED,
@@ -70,7 +71,7 @@ async function claimDue(client: PoolClient, after: string, before: Date, now: Da
   // (which takes KEY SHARE on its leads) is never held up by a claim.
   const { rows } = await client.query<Claimed>(
     `SELECT id::text, email, COALESCE(provider_checked_at > $4::timestamptz, false) AS fresh FROM leads
-      WHERE id > $1::bigint AND lead_sellable(quarantined_at, email_status)
+      WHERE id > $1::bigint AND ${SELLABLE}
         AND (GREATEST(verified_at, email_checked_at) < $2 OR (email_checked_at IS NULL AND email_status_reason = 'queued'))
       ORDER BY leads.id LIMIT $3
       FOR NO KEY UPDATE SKIP LOCKED`,
