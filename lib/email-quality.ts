@@ -18,3 +18,9 @@ export const EMAIL_QUALITY_LABELS: Record<EmailQuality, string> = {
   deliverable: "Deliverable (valid and accept-all)",
   valid: "Valid only",
 };
+
+/** A filter query's `emailQuality=` part ("" for the default), after the segment's (`filters`). */
+export function withEmailQuality(filters: string, quality: EmailQuality = DEFAULT_EMAIL_QUALITY): string {
+  if (quality === DEFAULT_EMAIL_QUALITY) return filters;
+  return filters ? `${filters}&emailQuality=${quality}` : `emailQuality=${quality}`;
+}
