@@ -43,7 +43,10 @@ export async function categoryMetadata(
   if (!category || category.countByLocation[location] === 0) return { title: "Category Not Found" };
   const path = categoryHref(category._id, location);
   if (segment || emailQuality !== "any") {
-    const filters = [describeSegment(segment), emailQuality === "any" ? "" : EMAIL_QUALITY_LABELS[emailQuality]]
+    const filters = [
+      describeSegment(segment),
+      emailQuality === "any" ? "" : EMAIL_QUALITY_LABELS[emailQuality],
+    ]
       .filter(Boolean)
       .join("; ");
     return pageMetadata({

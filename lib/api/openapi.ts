@@ -477,7 +477,8 @@ export const API_OPERATIONS: ApiOperation[] = [
               value: { categoryId: CATEGORY_ID, packageType: "starter", location: "USA", email: EMAIL },
             },
             segment: {
-              summary: "Californian and New York C-levels with valid emails, without the buyer's own contacts",
+              summary:
+                "Californian and New York C-levels with valid emails, without the buyer's own contacts",
               value: {
                 categoryId: CATEGORY_ID,
                 packageType: "standard",
