@@ -27,6 +27,7 @@ const browserSafe = [
   "lib/client/**",
   "lib/schemas/**",
   "lib/categories/images.ts",
+  "lib/email-quality.ts",
   "lib/leads/fields.ts",
   "lib/location.ts",
   "lib/orders/key.ts",

@@ -60,9 +60,10 @@ const nextConfig: NextConfig = {
     const loc = { type: "query" as const, key: "location", value: "(?<loc>[Uu][Ss][Aa]|[Uu][Kk])" };
     return {
       beforeFiles: [
-        // A segment's page (any facet filter in the query) is rendered for its own query, never a
-        // cached list's copy (app/(site)/category/[id]/segment; the HTTP server keeps it per segment).
-        ...FACETS.map((facet) => ({
+        // A segment's page (any facet filter or an email quality in the query) is rendered for its
+        // own query, never a cached list's copy (app/(site)/category/[id]/segment; the HTTP server
+        // keeps it per segment).
+        ...[...FACETS, "emailQuality"].map((facet) => ({
           source: "/category/:id",
           has: [{ type: "query" as const, key: facet }],
           destination: "/category/:id/segment",

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { RefreshCw, Send } from "lucide-react";
 import { formatDateTime, formatUsd, packageLabel } from "@/components/admin/format";
+import { EMAIL_QUALITY_LABELS } from "@/lib/email-quality";
 import { SaleStatusBadge } from "@/components/admin/status-badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -35,6 +36,7 @@ function Facts({ sale }: { sale: SaleDetailDto }) {
   const rows: [string, string | null][] = [
     ["Category", sale.leadTitle],
     ["Segment", sale.segment || null],
+    ["Email status", EMAIL_QUALITY_LABELS[sale.emailQuality]],
     ["Excluded", sale.excluded || null],
     ["Package", `${packageLabel(sale.packageType)} (${sale.leadCount.toLocaleString("en-US")} leads)`],
     ["Price", formatUsd(sale.amount)],

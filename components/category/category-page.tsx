@@ -21,6 +21,7 @@ import { segmentCounts } from "@/lib/segments/counts";
 import { segmentPreview } from "@/lib/leads/segment-preview";
 import { BusyError } from "@/lib/concurrency";
 import { describeSegment, segmentQueryString, type Segment } from "@/lib/segments/vocabularies";
+import { EMAIL_QUALITY_LABELS, withEmailQuality, type EmailQuality } from "@/lib/email-quality";
 
 /**
  * The metadata of a category page for one country, whichever package it shows. A segment's page is
@@ -30,6 +31,7 @@ export async function categoryMetadata(
   id: string,
   location: Location,
   segment: Segment | null = null,
+  emailQuality: EmailQuality = "any",
 ): Promise<Metadata> {
   const category = await loadCategory(id).catch((error: unknown) => {
     // The page itself reports the failure (error.tsx); metadata falls back to the site's.
@@ -40,12 +42,17 @@ export async function categoryMetadata(
   // Not offered in a country where it has no leads: the page is a 404, and so is its title.
   if (!category || category.countByLocation[location] === 0) return { title: "Category Not Found" };
   const path = categoryHref(category._id, location);
-  if (segment) {
-    const filters = describeSegment(segment);
+  if (segment || emailQuality !== "any") {
+    const filters = [
+      describeSegment(segment),
+      emailQuality === "any" ? "" : EMAIL_QUALITY_LABELS[emailQuality],
+    ]
+      .filter(Boolean)
+      .join("; ");
     return pageMetadata({
       title: `${listTitle(category.title, location)} (${filters})`,
       description: `Buy verified ${category.title} professional leads in the ${location}, narrowed to ${filters}: 93% accuracy, updated weekly, instant CSV & Excel download from $10.`,
-      path: `${path}${path.includes("?") ? "&" : "?"}${segmentQueryString(segment)}`,
+      path: `${path}${path.includes("?") ? "&" : "?"}${withEmailQuality(segmentQueryString(segment), emailQuality)}`,
     });
   }
   const title = `${listTitle(category.title, location)}: Verified B2B Leads`;
@@ -59,12 +66,15 @@ export async function CategoryPageBody({
   pkg,
   location,
   segment = null,
+  emailQuality = "any",
 }: {
   id: string;
   pkg: LeadPackage;
   location: Location;
   /** The filters of the page's address (lib/segments); null for the whole list. */
   segment?: Segment | null;
+  /** The email statuses chosen (lib/email-quality.ts). */
+  emailQuality?: EmailQuality;
 }) {
   // Already read (and checked) by the layout within this request.
   const category = await loadCategory(id);
@@ -75,7 +85,7 @@ export async function CategoryPageBody({
   const base = siteUrl();
   const image = await loadCategoryImage(category._id);
   const buyer = { _id: category._id, title: category.title, count };
-  const counts = await segmentCounts(category._id, location, segment);
+  const counts = await segmentCounts(category._id, location, segment, emailQuality);
 
   return (
     <>
@@ -99,6 +109,7 @@ export async function CategoryPageBody({
           location={location}
           pkg={pkg}
           segment={segment}
+          emailQuality={emailQuality}
           counts={counts}
         />
       </div>
@@ -107,6 +118,7 @@ export async function CategoryPageBody({
         pkg={pkg}
         location={location}
         segment={segment}
+        emailQuality={emailQuality}
         matching={counts.count}
       />
       <JsonLd
@@ -155,9 +167,15 @@ export async function CategoryPageBody({
 }
 
 /** The segment preview's rows: none to look for when nothing matches; null (no preview) on a failure. */
-async function readSegmentPreview(id: string, location: Location, segment: Segment, matching: number) {
+async function readSegmentPreview(
+  id: string,
+  location: Location,
+  segment: Segment | null,
+  emailQuality: EmailQuality,
+  matching: number,
+) {
   if (matching === 0) return [];
-  return segmentPreview(id, location, segment).catch((error: unknown) => {
+  return segmentPreview(id, location, segment, emailQuality).catch((error: unknown) => {
     // A busy server or a preview past its time is expected under load: its message says which.
     console.error(
       "Category page: could not read the segment preview",
@@ -173,10 +191,12 @@ async function CategoryBody({
   pkg,
   location,
   segment,
+  emailQuality = "any",
   matching,
 }: PurchaseCardProps & { matching: number }) {
+  const narrowed = segment != null || emailQuality !== "any";
   const [segmentRows, previews] = await Promise.all([
-    segment ? readSegmentPreview(category._id, location, segment, matching) : null,
+    narrowed ? readSegmentPreview(category._id, location, segment ?? null, emailQuality, matching) : null,
     cachedLeadPreviews({ categoryId: category._id, location, page: 1, pageSize: SAMPLE_ROWS }).catch(
       (error: unknown) => {
         console.error("Category page: could not read lead previews", error);
@@ -196,10 +216,11 @@ async function CategoryBody({
     <div className="mx-auto grid max-w-7xl gap-10 px-4 py-10 sm:px-6 lg:grid-cols-[minmax(0,1fr)_380px] lg:px-8 lg:py-14">
       <StickyWhenFits className="space-y-6 lg:col-start-2 lg:row-start-1 lg:self-start">
         <PurchaseCard
-          category={segment ? { ...category, count: matching } : category}
+          category={narrowed ? { ...category, count: matching } : category}
           pkg={pkg}
           location={location}
           segment={segment}
+          emailQuality={emailQuality}
         />
         <HelpCard />
       </StickyWhenFits>

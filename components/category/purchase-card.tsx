@@ -6,6 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { categoryHref, type Location } from "@/lib/location";
 import { PACKAGES, type LeadPackage } from "@/lib/packages";
 import { segmentQueryString, type Segment } from "@/lib/segments/vocabularies";
+import { withEmailQuality, type EmailQuality } from "@/lib/email-quality";
 import { cn } from "@/lib/utils";
 
 const number = new Intl.NumberFormat("en-US");
@@ -17,6 +18,8 @@ export type PurchaseCardProps = {
   location: Location;
   /** The page's segment filters (lib/segments); the order is for its leads only. */
   segment?: Segment | null;
+  /** The email statuses chosen (lib/email-quality.ts); the order is for those only. */
+  emailQuality?: EmailQuality;
 };
 
 /** "3,412 leads match; Starter available; Standard needs 10,000; Premium needs 20,000". */
@@ -32,8 +35,8 @@ function segmentAvailability(count: number): string {
 }
 
 /** The card for the selected package (sticky while it fits); the buying itself is PurchaseActions' job. */
-export function PurchaseCard({ category, pkg, location, segment }: PurchaseCardProps) {
-  const filters = segmentQueryString(segment);
+export function PurchaseCard({ category, pkg, location, segment, emailQuality = "any" }: PurchaseCardProps) {
+  const filters = withEmailQuality(segmentQueryString(segment), emailQuality);
   const rows = [
     { label: "Price per lead", value: `$${pkg.pricePerLead.toFixed(2)}` },
     { label: "Lead count", value: pkg.leadsLabel },
@@ -99,7 +102,7 @@ export function PurchaseCard({ category, pkg, location, segment }: PurchaseCardP
         </div>
       </dl>
 
-      {segment && (
+      {filters && (
         <p className="mt-3 text-sm" data-testid="segment-availability">
           {segmentAvailability(category.count)}
         </p>
@@ -119,6 +122,7 @@ export function PurchaseCard({ category, pkg, location, segment }: PurchaseCardP
           pkg={pkg}
           location={location}
           segment={segment}
+          emailQuality={emailQuality}
         />
       </div>
       <p className="mt-4 flex items-center justify-center gap-1.5 text-xs text-muted-foreground">

@@ -2,25 +2,28 @@ import { categoryHref, type Location } from "@/lib/location";
 import type { LeadPackage } from "@/lib/packages";
 import type { SegmentCounts } from "@/lib/segments/counts";
 import { FACET_LABELS, FACETS, valueLabel, type Segment } from "@/lib/segments/vocabularies";
+import { EMAIL_QUALITIES, EMAIL_QUALITY_LABELS, type EmailQuality } from "@/lib/email-quality";
 
 const number = new Intl.NumberFormat("en-US");
 
 /**
  * The segment filters under the hero: a plain GET form (works without JavaScript), one native
  * disclosure per facet, each option with the leads it matches under the other filters. Options
- * matching nothing are left out unless chosen.
+ * matching nothing are left out unless chosen. Beside them, the email statuses the order accepts.
  */
 export function SegmentFilters({
   categoryId,
   location,
   pkg,
   segment,
+  emailQuality,
   counts,
 }: {
   categoryId: string;
   location: Location;
   pkg: LeadPackage;
   segment: Segment | null;
+  emailQuality: EmailQuality;
   counts: SegmentCounts;
 }) {
   return (
@@ -72,6 +75,21 @@ export function SegmentFilters({
           );
         })}
       </div>
+      <label className="mt-3 flex flex-wrap items-center gap-2 text-sm">
+        <span className="font-medium">Email status</span>
+        <select
+          name="emailQuality"
+          defaultValue={emailQuality}
+          data-testid="email-quality"
+          className="rounded-md border bg-background px-2 py-1.5"
+        >
+          {EMAIL_QUALITIES.map((quality) => (
+            <option key={quality} value={quality}>
+              {EMAIL_QUALITY_LABELS[quality]}
+            </option>
+          ))}
+        </select>
+      </label>
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <button
           type="submit"
@@ -79,7 +97,7 @@ export function SegmentFilters({
         >
           Show matching leads
         </button>
-        {segment && (
+        {(segment || emailQuality !== "any") && (
           <a href={categoryHref(categoryId, location, pkg.id)} className="text-sm underline">
             Clear filters
           </a>

@@ -8,10 +8,15 @@ import { saveList, useListAvailability, useStoredList, useUploadList } from "@/l
  * packages and categories), and whether each package can still be filled from the category's
  * country and segment without the list's contacts.
  */
-export function useExclusionList({ category, location, segment }: Omit<PurchaseProps, "pkg">) {
+export function useExclusionList({ category, location, segment, emailQuality }: Omit<PurchaseProps, "pkg">) {
   const stored = useStoredList();
   const upload = useUploadList();
-  const availability = useListAvailability(stored, { categoryId: category._id, location, segment });
+  const availability = useListAvailability(stored, {
+    categoryId: category._id,
+    location,
+    segment,
+    emailQuality,
+  });
   // A list the server no longer keeps (expired, or uploaded from another connection): upload again.
   const lost = availability.error instanceof HttpError && availability.error.status === 404;
   const list = lost ? null : stored;

@@ -21,6 +21,7 @@ import { isClosedStatus } from "@/lib/payments/status";
 import type { LeadPackage } from "@/lib/packages";
 import type { PaymentStatusAnswer } from "@/lib/schemas/payment";
 import type { Segment } from "@/lib/segments/vocabularies";
+import type { EmailQuality } from "@/lib/email-quality";
 
 export type PurchaseProps = {
   /** `count`: the leads available in `location`. */
@@ -29,6 +30,8 @@ export type PurchaseProps = {
   location: Location;
   /** Only leads of this segment fill the order (lib/segments); `category.count` is the segment's. */
   segment?: Segment | null;
+  /** Only leads of these email statuses fill the order (lib/email-quality.ts); absent: any. */
+  emailQuality?: EmailQuality;
 };
 
 // docs/product-rules.md: the buyer's page polls every 10 seconds, at most 30 times (5 minutes).
@@ -57,7 +60,10 @@ function reportCheckFailure(): void {
  * paid. The card is rendered with a key per category, package and location, so each starts afresh.
  * Buy Now sends the buyer's exclusion list, and is off while the list leaves too few leads.
  */
-export function usePurchase({ category, pkg, location, segment }: PurchaseProps, exclusion: ExclusionList) {
+export function usePurchase(
+  { category, pkg, location, segment, emailQuality = "any" }: PurchaseProps,
+  exclusion: ExclusionList,
+) {
   const createPayment = useCreatePayment();
   // Per-call callbacks of a mutation do not run once the card is gone, so a late answer cannot
   // download or toast on another package's card.
@@ -205,6 +211,7 @@ export function usePurchase({ category, pkg, location, segment }: PurchaseProps,
         packageType: pkg.id,
         location,
         ...(segment ? { segment } : {}),
+        ...(emailQuality !== "any" ? { emailQuality } : {}),
         ...(email.trim() ? { email: email.trim() } : {}),
         ...(exclusion.list ? { suppressionListId: exclusion.list.suppressionListId } : {}),
       },

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { DownloadMenu } from "@/components/orders/download-menu";
 import { getPackage } from "@/lib/packages";
+import { EMAIL_QUALITY_LABELS } from "@/lib/email-quality";
 import { ClaimSummary, ReplacementClaimForm } from "@/components/orders/replacement-claim";
 import { REPLACEMENT_DAYS, replacementThreshold, type OrderSummary } from "@/lib/schemas/orders";
 
@@ -105,6 +106,7 @@ export function OrderDetails({ orderKey, order, now }: { orderKey: string; order
   const rows = [
     { label: "Category", value: order.categoryTitle },
     ...(order.segment ? [{ label: "Segment", value: order.segment }] : []),
+    { label: "Email status", value: EMAIL_QUALITY_LABELS[order.emailQuality] },
     { label: "Package", value: pkg?.name ?? order.packageType },
     { label: "Leads", value: order.leadCount.toLocaleString("en-US") },
     { label: "Price", value: `$${order.amount.toFixed(2)} USD` },

@@ -28,7 +28,8 @@ import {
   type SuppressionListAnswer,
 } from "@/lib/schemas/suppression";
 import type { SegmentCounts } from "@/lib/segments/counts";
-import { segmentQuery } from "@/lib/segments/schema";
+import { segmentCountsQuery } from "@/lib/schemas/category-segment";
+import { EMAIL_QUALITIES } from "@/lib/email-quality";
 import { FACETS, VOCABULARIES } from "@/lib/segments/vocabularies";
 
 // The public API's OpenAPI 3.1 document (GET /api/openapi.json, rendered at /docs/api). Inputs are
@@ -218,6 +219,7 @@ const replacementSummary = z.object({
 const orderSummary = z.object({
   categoryTitle: z.string(),
   segment: z.string(),
+  emailQuality: z.enum(EMAIL_QUALITIES),
   excluded: z.string(),
   packageType: z.enum(PACKAGE_IDS),
   leadCount: z.number().int(),
@@ -357,6 +359,8 @@ const FACET_TEXT = (facet: (typeof FACETS)[number]) =>
 const SEGMENT_TEXT: Record<string, string> = {
   location: "The country whose leads are counted.",
   ...Object.fromEntries(FACETS.map((facet) => [facet, FACET_TEXT(facet)])),
+  emailQuality:
+    "Which email statuses count: `any` (valid, accept-all and unknown; the default), `deliverable` (valid and accept-all) or `valid`. Anything else is a 400 naming these.",
 };
 const KEY_TEXT = "The order's download key: the `paymentId` that payment create answers.";
 const UNKNOWN_LOOKUPS =
@@ -397,9 +401,9 @@ export const API_OPERATIONS: ApiOperation[] = [
     tag: "Catalogue",
     summary: "Segment counts",
     description:
-      "The sellable leads of a category's country in a segment, per facet value (each facet applies the other facets' filters), and which packages the segment fills. At most 60 filter values in all.",
+      "The sellable leads of a category's country in a segment and email quality, per facet value (each facet applies the other facets' filters), and which packages the segment fills. At most 60 filter values in all.",
     params: uuidParams,
-    query: segmentQuery,
+    query: segmentCountsQuery,
     parameterText: { id: "The category's id.", ...SEGMENT_TEXT },
     answers: { 200: { description: "The counts", schema: segmentCounts, example: segmentExample } },
     errors: [400, 404, 503],
@@ -460,7 +464,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     tag: "Payments",
     summary: "Create an order and its invoice",
     description:
-      "Records a pending order for a package of a category (in a country, optionally a segment and without the leads of an exclusion list) and opens the provider's invoice. Price and lead count come from the package table; `amount`, `leadCount` and the titles a client may send are ignored. A browser with an open order for the same choice gets that order back. A package the category (segment, list) cannot fill is a 409.",
+      "Records a pending order for a package of a category (in a country, optionally a segment, an email quality (`emailQuality`: `any`, the default, `deliverable` or `valid`; anything else is a 400 naming these) and without the leads of an exclusion list) and opens the provider's invoice. Price and lead count come from the package table; `amount`, `leadCount` and the titles a client may send are ignored. A browser with an open order for the same choice gets that order back. A package the category (segment, list) cannot fill is a 409.",
     body: {
       description: "The order's choice.",
       required: true,
@@ -473,11 +477,13 @@ export const API_OPERATIONS: ApiOperation[] = [
               value: { categoryId: CATEGORY_ID, packageType: "starter", location: "USA", email: EMAIL },
             },
             segment: {
-              summary: "Californian and New York C-levels, without the buyer's own contacts",
+              summary:
+                "Californian and New York C-levels with valid emails, without the buyer's own contacts",
               value: {
                 categoryId: CATEGORY_ID,
                 packageType: "standard",
                 segment: { region: ["CA", "NY"], seniority: ["c_level"] },
+                emailQuality: "valid",
                 suppressionListId: LIST_ID,
               },
             },
@@ -764,7 +770,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     tag: "Exclusion lists",
     summary: "Which packages a list leaves fillable",
     description:
-      "Which packages the category's sellable leads (in a country and segment) can still fill once the list's contacts are left out. How many the list matched is told only after payment, with the receipt and on the order page.",
+      "Which packages the category's sellable leads (in a country, segment and email quality) can still fill once the list's contacts are left out. How many the list matched is told only after payment, with the receipt and on the order page.",
     params: listIdParams,
     query: listAvailabilityQuery,
     parameterText: { id: "The list's id.", categoryId: "The category's id.", ...SEGMENT_TEXT },

@@ -23,6 +23,8 @@ const PACKAGES = new Set(["starter", "standard", "premium"]);
 const LOCATIONS = new Set(["USA", "UK"]);
 /** Keep in step with FACETS in lib/segments/vocabularies.ts, and the defaults with the segment page. */
 const FACETS = ["region", "seniority", "department", "size", "revenue"];
+/** The page's filters: the facets and the email quality (lib/email-quality.ts, "any" by default). */
+const FILTERS = [...FACETS, "emailQuality"];
 const DEFAULT_LOCATION = "USA";
 const DEFAULT_PACKAGE = "starter";
 const CATEGORY_PATH = /^\/category\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -60,14 +62,15 @@ const routeHeaders = new Map();
 const stores = (globalThis.__leadmarketFrontCache ??= { pages: new Map(), segments: new Map() });
 
 /**
- * A segment page's key: the country, the package and each facet's values sorted without repeats,
- * or undefined for a query with anything else (or a parameter given twice) in it. Unknown values
+ * A segment page's key: the country, the package, each facet's values sorted without repeats and
+ * the email quality, or undefined for a query with anything else (or a parameter given twice) in it. Unknown values
  * are Next.js's to refuse (a 404 is never kept).
  */
 function segmentKey(pathname, searchParams) {
   for (const name of new Set(searchParams.keys())) {
     if (FACETS.includes(name)) continue;
-    if (!["location", "package"].includes(name) || searchParams.getAll(name).length !== 1) return undefined;
+    if (!["location", "package", "emailQuality"].includes(name) || searchParams.getAll(name).length !== 1)
+      return undefined;
   }
   const location = (searchParams.get("location") ?? DEFAULT_LOCATION).toUpperCase();
   const pkg = searchParams.get("package") ?? DEFAULT_PACKAGE;
@@ -76,7 +79,8 @@ function segmentKey(pathname, searchParams) {
     const normal = [...new Set(commaList(joinedValues(searchParams.getAll(facet))))].sort();
     return `${facet}=${normal.join(",")}`;
   });
-  return `${pathname}?location=${location}&package=${pkg}&${filters.join("&")}`;
+  const quality = searchParams.get("emailQuality") ?? "any";
+  return `${pathname}?location=${location}&package=${pkg}&${filters.join("&")}&emailQuality=${quality}`;
 }
 
 /** Where a request this cache may answer is kept (and its key), or undefined. */
@@ -85,7 +89,7 @@ function placeOf({ pathname, searchParams }) {
   if (["/", "/api/categories", "/sitemap.xml"].includes(pathname))
     return query.length ? undefined : { store: "pages", key: pathname };
   if (!CATEGORY_PATH.test(pathname)) return undefined;
-  if (query.some((name) => FACETS.includes(name))) {
+  if (query.some((name) => FILTERS.includes(name))) {
     const key = segmentKey(pathname, searchParams);
     return key && { store: "segments", key };
   }

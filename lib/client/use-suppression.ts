@@ -5,6 +5,7 @@ import { apiFetch } from "@/lib/client/fetcher";
 import { suppressionKeys } from "@/lib/client/query-keys";
 import type { ListAvailability, SuppressionListAnswer } from "@/lib/schemas/suppression";
 import { segmentQueryString, type Segment } from "@/lib/segments/vocabularies";
+import { withEmailQuality, type EmailQuality } from "@/lib/email-quality";
 
 // Client calls of "Exclude contacts I already have": the upload, what the list removes from a
 // category, and the list this tab uploaded, kept in session storage so that switching packages or
@@ -30,9 +31,9 @@ export function useUploadList() {
 
 export function useListAvailability(
   list: StoredList | null,
-  scope: { categoryId: string; location: Location; segment?: Segment | null },
+  scope: { categoryId: string; location: Location; segment?: Segment | null; emailQuality?: EmailQuality },
 ) {
-  const filters = segmentQueryString(scope.segment);
+  const filters = withEmailQuality(segmentQueryString(scope.segment), scope.emailQuality);
   const id = list?.suppressionListId ?? "";
   return useQuery({
     queryKey: suppressionKeys.availability(id, scope.categoryId, scope.location, filters),

@@ -1,58 +1,35 @@
 import "server-only";
-import type { Location } from "@/lib/location";
 import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import {
+  boughtElsewhere,
+  inScope,
+  notBoughtSql,
+  notListedConditions,
+  scopeConditions,
+  type LeadScope,
+  type ListKeys,
+} from "@/lib/leads/eligible";
 import { SELLABLE_SQL } from "@/lib/leads/sellable";
-import { segmentSql } from "@/lib/segments/filter";
-import { FACETS, UNKNOWN, type Segment } from "@/lib/segments/vocabularies";
+import { FACETS, UNKNOWN } from "@/lib/segments/vocabularies";
 
-// Which leads an order may be given (docs/product-rules.md, "Delivery", "Location", "Replacement
-// claims" and "Fair allocation"): sellable leads (lib/leads/sellable.ts) of the order's category and
-// country, least sold first, then most recently verified, then in a random order stable per order.
-// freshLeadsQuery is the one query behind a first allocation and a replacement: a rule on which
-// leads an order may get belongs there.
+// How an order's leads are chosen (docs/product-rules.md, "Delivery" and "Fair allocation"): of
+// the leads it may receive (lib/leads/eligible.ts), least sold first, then most recently verified,
+// then in a random order stable per order. freshLeadsQuery is the one query behind a first
+// allocation and a replacement; which leads qualify at all is eligible.ts's.
 
-export type FreshLeadFilter = {
-  categoryId: string;
-  /** The order's country: an order delivers only leads of its location. */
-  country: Location;
+export type FreshLeadFilter = LeadScope & {
   /** Leads already delivered in this order are never given to it again. */
   notInOrderId?: string;
   /** Addresses the buyer reported as invalid (lower-cased): never given as their replacements. */
   notEmails?: string[];
-  /** The segment the order was bought for (lib/segments): only its leads, first or as replacements. */
-  segment?: Segment | null;
   /** The order being served: seeds the random order among equally sold, equally fresh leads. */
   orderId?: string;
   /** The order's buyer email: what it bought before (boughtIds()) is never delivered to it again. */
   boughtBy?: string;
-  /** The buyer's exclusion list (lib/suppression), by which kinds it holds: no lead it names. */
-  notListed?: { id: string; emails: boolean; domains: boolean } | null;
+  /** The buyer's exclusion list (lib/suppression): no lead it names. */
+  notListed?: ListKeys | null;
 };
-
-/**
- * `SELECT id` of the category's leads that a paid order of `buyerEmail` delivered: its own, and
- * those whose email an order of another category delivered (boughtElsewhere()). An order's leads
- * are of its category. Duplicates possible; never null.
- */
-export function boughtIds(categoryId: string, buyerEmail: string): Prisma.Sql {
-  return Prisma.sql`SELECT ol.lead_id FROM orders o JOIN order_leads ol ON ol.order_id = o.id
-     WHERE o.buyer_email = ${buyerEmail} AND o.paid_at IS NOT NULL AND o.category_id = ${categoryId}::uuid
-    UNION ALL ${boughtElsewhere(categoryId, buyerEmail)}`;
-}
-
-/**
- * `SELECT id` of the category's leads whose email a paid order of `buyerEmail` in another category
- * delivered: one probe of this category's (category, email) key per such lead (LIMIT 1 keeps it a
- * probe); nothing to read when the buyer bought only here.
- */
-function boughtElsewhere(categoryId: string, buyerEmail: string): Prisma.Sql {
-  return Prisma.sql`SELECT same.id FROM orders o JOIN order_leads ol ON ol.order_id = o.id
-      JOIN leads bought ON bought.id = ol.lead_id
-      CROSS JOIN LATERAL (SELECT id FROM leads
-        WHERE category_id = ${categoryId}::uuid AND email = bought.email LIMIT 1) same
-     WHERE o.buyer_email = ${buyerEmail} AND o.paid_at IS NOT NULL AND o.category_id <> ${categoryId}::uuid`;
-}
 
 /**
  * Whether an earlier order `o` vouches for its leads being of this filter's country and segment: it
@@ -61,7 +38,9 @@ function boughtElsewhere(categoryId: string, buyerEmail: string): Prisma.Sql {
  * spellings), so it does when its location is this country and its segment narrows each facet
  * this one narrows to some of the same known values.
  */
-function vouchedBy(filter: Pick<FreshLeadFilter, "country" | "segment">): Prisma.Sql {
+function vouchedBy(filter: LeadScope): Prisma.Sql {
+  // A lead's email status changes with every check: no earlier order vouches for it.
+  if (filter.emailQuality && filter.emailQuality !== "any") return Prisma.sql`false`;
   const narrowed = FACETS.flatMap((facet) => {
     const values = filter.segment?.[facet];
     if (!values?.length) return [];
@@ -74,20 +53,19 @@ function vouchedBy(filter: Pick<FreshLeadFilter, "country" | "segment">): Prisma
 }
 
 /**
- * How many of the leads freshLeadsQuery could give an order of `filter` (sellable, of its country
- * and segment) `buyerEmail` bought before, in any category: the availability create counts, kept
+ * How many of the leads freshLeadsQuery could give an order of `filter` (in its scope:
+ * lib/leads/eligible.ts) `buyerEmail` bought before, in any category: the availability create counts, kept
  * as the order's `excluded_bought` (the figure the buyer saw; the allocation leaves them out anyway).
  * Without reading the bought leads' wide rows where their orders vouch for them (vouchedBy()): the
  * small index of unsellable leads says which of those no longer sell. The others are read, one key
  * probe each, in the key's order.
  */
 export async function countBoughtBefore(
-  filter: Pick<FreshLeadFilter, "categoryId" | "country" | "segment">,
+  filter: LeadScope,
   buyerEmail: string,
   tx: Tx = db(),
 ): Promise<number> {
   const { categoryId } = filter;
-  const segment = filter.segment ? segmentSql(filter.segment) : Prisma.sql`true`;
   const [{ count }] = await tx.$queryRaw<{ count: number }[]>`
     WITH bought AS MATERIALIZED (
       SELECT ol.lead_id AS id, ${vouchedBy(filter)} AS vouched
@@ -100,8 +78,7 @@ export async function countBoughtBefore(
           + (SELECT count(*) FROM leads
               WHERE id = ANY(ARRAY(SELECT id FROM bought WHERE NOT vouched AND NOT EXISTS (
                       SELECT 1 FROM bought AS also WHERE also.vouched AND also.id = bought.id)))
-                AND category_id = ${categoryId}::uuid AND country = ${filter.country}::"Country"
-                AND ${SELLABLE_SQL} AND ${segment}))::int AS count`;
+                AND ${inScope(filter)}))::int AS count`;
   return count;
 }
 
@@ -132,7 +109,8 @@ export function allocationInsert(orderId: string, filter: FreshLeadFilter, limit
 }
 
 /**
- * `SELECT id, sold, verified_at, shuffle` of at most `limit` sellable leads to embed in a statement
+ * `SELECT id, sold, verified_at, shuffle` of at most `limit` leads the order may receive
+ * (lib/leads/eligible.ts) to embed in a statement
  * (rank them with FRESH_ORDER). Unsold leads come first: the category's (category, country,
  * verified_at) index alone is walked, most recently verified first, and the sold leads are skipped
  * by one hash of lead_sales before their rows are read (the most recently verified leads are the
@@ -144,11 +122,7 @@ export function allocationInsert(orderId: string, filter: FreshLeadFilter, limit
  * category is sold, so the unsold leads need only the check against what it bought elsewhere.
  */
 export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.Sql {
-  const where = [
-    Prisma.sql`category_id = ${filter.categoryId}::uuid`,
-    Prisma.sql`country = ${filter.country}::"Country"`,
-    SELLABLE_SQL,
-  ];
+  const where = scopeConditions(filter);
   if (filter.notInOrderId) {
     // Hashed once: walking the category's newest leads past the order's own (often all of the
     // first leadCount) then costs one probe of a small hash per lead.
@@ -157,25 +131,12 @@ export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.
     );
   }
   if (filter.notEmails?.length) where.push(Prisma.sql`email <> ALL(${filter.notEmails}::text[])`);
-  if (filter.segment) where.push(segmentSql(filter.segment));
-  // Hashed anti-joins on the list's keys, against the lead's stored email hash and domain: each
-  // key set is read and hashed once per statement, then one probe per lead, whatever the plan
-  // (a nested-loop NOT EXISTS costs an index probe per lead, a million of them when the planner
-  // scans the category). Exact: neither side is ever NULL. None for a kind the list lacks.
-  const list = filter.notListed;
-  if (list?.emails) {
-    where.push(Prisma.sql`leads.email_hash NOT IN (SELECT unnest(email_keys) FROM suppression_lists
-      WHERE suppression_lists.id = ${list.id}::uuid)`);
-  }
-  if (list?.domains) {
-    where.push(Prisma.sql`leads.email_domain NOT IN (SELECT unnest(domain_keys) FROM suppression_lists
-      WHERE suppression_lists.id = ${list.id}::uuid)`);
-  }
+  where.push(...notListedConditions(filter.notListed));
   const conditions = Prisma.join(where, " AND ");
   const { categoryId, boughtBy } = filter;
   const notSold = Prisma.sql`id NOT IN (SELECT lead_id FROM lead_sales WHERE category_id = ${categoryId}::uuid
     ${boughtBy ? Prisma.sql`UNION ALL ${boughtElsewhere(categoryId, boughtBy)}` : Prisma.empty})`;
-  const notBought = boughtBy ? Prisma.sql`AND id NOT IN (${boughtIds(categoryId, boughtBy)})` : Prisma.empty;
+  const notBought = boughtBy ? Prisma.sql`AND ${notBoughtSql(categoryId, boughtBy)}` : Prisma.empty;
   const shuffle = filter.orderId
     ? Prisma.sql`hashint8extended(id, hashtextextended(${filter.orderId}, 0))`
     : Prisma.sql`id`;

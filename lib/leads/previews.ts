@@ -1,7 +1,8 @@
 import "server-only";
 import type { Location } from "@/lib/location";
 import { db } from "@/lib/db";
-import { sellableLead } from "@/lib/leads/sellable";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { SELLABLE_SQL } from "@/lib/leads/sellable";
 
 // What anyone may see of a lead before buying it: no email, phone or profile URL, and only the
 // initial of the last name.
@@ -19,6 +20,7 @@ export type LeadPreview = {
   emailStatus: "valid" | "accept_all" | "unknown";
 };
 
+/** The lead fields a preview reads (the catalogue version watches their columns). */
 export const previewSelect = {
   id: true,
   categoryId: true,
@@ -32,6 +34,17 @@ export const previewSelect = {
   verifiedAt: true,
   emailStatus: true,
 } as const;
+
+// previewSelect's columns, named as its fields; the enums as text.
+const PREVIEW_COLUMNS = Prisma.raw(
+  Object.keys(previewSelect)
+    .map((field) => {
+      const column = field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+      const text = column === "country" || column === "email_status" ? "::text" : "";
+      return `${column}${text} AS "${field}"`;
+    })
+    .join(", "),
+);
 
 type PreviewRow = {
   id: bigint;
@@ -90,17 +103,13 @@ export async function listLeadPreviews(options: {
   pageSize: number;
 }): Promise<PreviewPage> {
   const { categoryId, location, page, pageSize } = options;
+  const where = [SELLABLE_SQL];
+  if (categoryId) where.push(Prisma.sql`category_id = ${categoryId}::uuid`);
+  if (categoryId && location) where.push(Prisma.sql`country = ${location}::"Country"`);
   const [rows, total] = await Promise.all([
-    db().lead.findMany({
-      where: {
-        ...sellableLead,
-        ...(categoryId ? { categoryId, ...(location ? { country: location } : {}) } : {}),
-      },
-      select: previewSelect,
-      orderBy: categoryId ? [{ verifiedAt: "desc" }, { id: "asc" }] : [{ id: "desc" }],
-      skip: (page - 1) * pageSize,
-      take: pageSize,
-    }),
+    db().$queryRaw<PreviewRow[]>`SELECT ${PREVIEW_COLUMNS} FROM leads WHERE ${Prisma.join(where, " AND ")}
+      ORDER BY ${categoryId ? Prisma.sql`verified_at DESC, id` : Prisma.sql`id DESC`}
+      OFFSET ${(page - 1) * pageSize} LIMIT ${pageSize}`,
     categoryId && location
       ? countInLocation(categoryId, location)
       : categoryId
@@ -115,6 +124,7 @@ export async function listLeadPreviews(options: {
 }
 
 export async function findLeadPreview(id: bigint): Promise<LeadPreview | null> {
-  const row = await db().lead.findFirst({ where: { id, ...sellableLead }, select: previewSelect });
+  const [row] = await db().$queryRaw<PreviewRow[]>`SELECT ${PREVIEW_COLUMNS} FROM leads
+    WHERE id = ${id} AND ${SELLABLE_SQL}`;
   return row ? toPreview(row) : null;
 }

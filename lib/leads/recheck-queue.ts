@@ -2,6 +2,7 @@ import "server-only";
 import type { PoolClient } from "pg";
 import { pool } from "@/lib/db";
 import { conflict, notFound } from "@/lib/errors";
+import { SELLABLE } from "@/lib/leads/sellable";
 import type { RecheckOverview } from "@/lib/schemas/admin";
 
 // What is due for a re-check, and the admin's "Re-check now" (docs/product-rules.md,
@@ -19,7 +20,6 @@ export function dueBefore(now: Date): Date {
 
 // The predicate of leads_recheck_due_idx (migration SQL): the counts and sweeps below read only it.
 const LAST_CHECK = "GREATEST(l.verified_at, l.email_checked_at)";
-const SELLABLE = "lead_sellable(l.quarantined_at, l.email_status)";
 
 /**
  * Every category's (or one's) due leads and requested re-check (if any), oldest category first.

@@ -3,6 +3,7 @@ import type { Pool } from "pg";
 import { pgTransaction } from "../pg-transaction";
 import type { Location } from "../location";
 import { checkPhone } from "./phone";
+import { SELLABLE } from "./sellable";
 
 // Phone screening (docs/product-rules.md, "UK compliance"). Every UK lead with a valid UK number
 // is looked up in the TPS and CTPS registers by one statement over leads (never a query per lead):
@@ -86,7 +87,7 @@ const ROLLUP_SQL = (scope: string) => `
   INSERT INTO category_phone_screens (category_id, screened_at, uk_leads, callable)
   SELECT c.id, $1::date, count(l.id)::int, count(p.lead_id) FILTER (WHERE p.status = 'clear')::int
   FROM categories c
-  LEFT JOIN leads l ON l.category_id = c.id AND l.country = 'UK' AND lead_sellable(l.quarantined_at, l.email_status)
+  LEFT JOIN leads l ON l.category_id = c.id AND l.country = 'UK' AND ${SELLABLE}
   LEFT JOIN lead_phone_screens p ON p.lead_id = l.id AND p.screened_at = $1::date
   WHERE true ${scope}
   GROUP BY c.id

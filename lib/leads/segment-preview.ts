@@ -1,10 +1,9 @@
 import "server-only";
+import type { EmailQuality } from "@/lib/email-quality";
+import { inScope } from "@/lib/leads/eligible";
 import type { Location } from "@/lib/location";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { maskedName } from "@/lib/leads/previews";
-import { SELLABLE_SQL } from "@/lib/leads/sellable";
 import { timedQuery, withQueryPermit } from "@/lib/limits/expensive-queries";
-import { segmentSql } from "@/lib/segments/filter";
 import type { Segment } from "@/lib/segments/vocabularies";
 
 /** A masked lead of a segment: never an email, phone or profile URL; the email's status only. */
@@ -25,11 +24,15 @@ export const SEGMENT_PREVIEW_ROWS = 10;
 // rather than hold a connection for anyone who makes up a narrow address.
 const PREVIEW_TIMEOUT_MS = 1_000;
 
-/** The segment's most recently verified sellable leads, masked (first name and last initial). */
+/**
+ * The most recently verified of the leads an order of the segment and email quality may receive
+ * (lib/leads/eligible.ts), masked (first name and last initial).
+ */
 export async function segmentPreview(
   categoryId: string,
   location: Location,
   segment: Segment | null,
+  emailQuality: EmailQuality = "any",
 ): Promise<SegmentPreviewRow[]> {
   const rows = await withQueryPermit(null, () =>
     timedQuery(
@@ -45,8 +48,7 @@ export async function segmentPreview(
             email_status: SegmentPreviewRow["emailStatus"];
           }[]
         >`SELECT first_name, last_name, job_title, company, city, state, email_status::text FROM leads
-     WHERE category_id = ${categoryId}::uuid AND country = ${location}::"Country" AND ${SELLABLE_SQL}
-       AND ${segment ? segmentSql(segment) : Prisma.sql`true`}
+     WHERE ${inScope({ categoryId, country: location, segment, emailQuality })}
      ORDER BY verified_at DESC, id LIMIT ${SEGMENT_PREVIEW_ROWS}`,
       PREVIEW_TIMEOUT_MS,
     ),

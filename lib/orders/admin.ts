@@ -23,6 +23,7 @@ function toSale(row: SaleRow): SaleDto {
     categoryId: row.categoryId,
     leadTitle: row.leadTitle,
     segment: describeSegment(row.segment as Segment | null),
+    emailQuality: row.emailQuality,
     packageType: row.packageType,
     leadCount: row.leadCount,
     amount: row.amount.toNumber(),

@@ -2,9 +2,11 @@ import "server-only";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import { assertWithinLimit } from "@/lib/limits/throttle";
 import { DEFAULT_LOCATION, LOCATION_NAMES, type Location } from "@/lib/location";
+import { EMAIL_QUALITY_LABELS, type EmailQuality } from "@/lib/email-quality";
 import { findCategory } from "@/lib/categories/public";
 import { db } from "@/lib/db";
 import { countBoughtBefore } from "@/lib/leads/allocation";
+import type { LeadScope } from "@/lib/leads/eligible";
 import { env } from "@/lib/env";
 import type { Caller } from "@/lib/limits/caller";
 import { returnUrlFor } from "@/lib/orders/links";
@@ -40,12 +42,14 @@ export type CreatePaymentInput = {
   location?: Location;
   /** Only leads of this segment fill the order (lib/segments); null or absent: the whole list. */
   segment?: Segment | null;
+  /** Only leads of these email statuses fill the order (lib/email-quality.ts); absent: any. */
+  emailQuality?: EmailQuality;
   email?: string;
   /** The caller's exclusion list (lib/suppression): none of its contacts is delivered. */
   suppressionListId?: string;
 };
 
-type Scope = { categoryId: string; country: Location; segment: Segment | null };
+type Scope = LeadScope & { segment: Segment | null; emailQuality: EmailQuality };
 
 /**
  * The caller's list (its limits counted), this browser's open checkout of the same choice, and
@@ -74,6 +78,7 @@ async function countLeftOut(
       packageType: packageId,
       location: scope.country,
       segment: scope.segment ? { equals: scope.segment } : { equals: Prisma.DbNull },
+      emailQuality: scope.emailQuality,
       suppressionListId: list?.id ?? null,
       paidAt: null,
       providerPaymentId: null,
@@ -118,18 +123,22 @@ export async function createPayment(
   if (!category) throw notFound("Category not found");
   // A segment is counted again here, from the same rollup the category page shows.
   const segment = input.segment ?? null;
-  const available = segment
-    ? (await segmentCounts(category._id, location, segment)).count
+  const emailQuality = input.emailQuality ?? "any";
+  const narrowed = segment !== null || emailQuality !== "any";
+  const available = narrowed
+    ? (await segmentCounts(category._id, location, segment, emailQuality)).count
     : category.countByLocation[location];
-  const where = `${segment ? " in this segment" : ""}${location === DEFAULT_LOCATION ? "" : ` in the ${LOCATION_NAMES[location]}`}`;
-  const fewer = `fewer than the ${pkg.leadsLabel} the ${pkg.name} package includes. Choose a smaller package${segment ? ", widen the segment" : ""} or request custom leads.`;
+  const quality = emailQuality === "any" ? "" : ` (${EMAIL_QUALITY_LABELS[emailQuality].toLowerCase()})`;
+  const where = `${segment ? " in this segment" : ""}${location === DEFAULT_LOCATION ? "" : ` in the ${LOCATION_NAMES[location]}`}${quality}`;
+  const widen = `${segment ? ", widen the segment" : ""}${emailQuality === "any" ? "" : ", accept more email statuses"}`;
+  const fewer = `fewer than the ${pkg.leadsLabel} the ${pkg.name} package includes. Choose a smaller package${widen} or request custom leads.`;
   if (available < pkg.leadCount) {
     throw conflict(`${category.title} has ${n(available)} leads${where}, ${fewer}`);
   }
   // Leads the buyer's email bought before, and those their list names, are never delivered:
   // counted before any invoice, each once. Counting them is costly, so from the first limit to the
   // last count the request holds a permit (lib/limits/expensive-queries.ts).
-  const scope = { categoryId: category._id, country: location, segment };
+  const scope = { categoryId: category._id, country: location, segment, emailQuality };
   const costly = Boolean(input.email || input.suppressionListId);
   const { list, open, bought, listed } = costly
     ? await withQueryPermit(caller.clientIp, () => countLeftOut(input, caller, scope, pkg.id, available))
@@ -170,6 +179,7 @@ export async function createPayment(
       leadCount: pkg.leadCount,
       location,
       segment: segment ?? Prisma.DbNull,
+      emailQuality,
       amount: pkg.price,
       currency: "usd",
       buyerEmail: input.email ?? null,

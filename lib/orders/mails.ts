@@ -1,4 +1,5 @@
 import "server-only";
+import { EMAIL_QUALITY_LABELS, type EmailQuality } from "@/lib/email-quality";
 import { env } from "@/lib/env";
 import type { Mail } from "@/lib/mail";
 import { getPackage } from "@/lib/packages";
@@ -14,6 +15,8 @@ export type ReceiptData = {
   categoryTitle: string;
   /** The segment bought, as describeSegment writes it; "" for the whole list. */
   segment: string;
+  /** Which email statuses the order accepts (lib/email-quality.ts). */
+  emailQuality: EmailQuality;
   packageType: string;
   leadCount: number;
   /** describeExclusions' line; "" for nothing left out. */
@@ -37,6 +40,7 @@ export function receiptMail(data: ReceiptData): Mail {
       "",
       `Category: ${data.categoryTitle}`,
       ...(data.segment ? [`Segment: ${data.segment}`] : []),
+      `Email status: ${EMAIL_QUALITY_LABELS[data.emailQuality]}`,
       `Package: ${packageName}`,
       `Leads: ${data.leadCount.toLocaleString("en-US")}`,
       ...(data.excluded ? [`${data.excluded}.`] : []),

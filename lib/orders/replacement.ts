@@ -2,6 +2,7 @@ import "server-only";
 import { adminEmail } from "@/lib/auth/admin-account";
 import { db, transaction, type Tx } from "@/lib/db";
 import { AppError, conflict, notFound } from "@/lib/errors";
+import type { EmailQuality } from "@/lib/email-quality";
 import type { Location } from "@/lib/location";
 import type { Segment } from "@/lib/segments/vocabularies";
 import {
@@ -48,6 +49,7 @@ type LockedOrder = {
   lead_count: number;
   location: Location;
   segment: Segment | null;
+  email_quality: EmailQuality;
   paid_at: Date | null;
   buyer_email: string | null;
   suppression_list_id: string | null;
@@ -108,6 +110,7 @@ async function replacementFilter(tx: Tx, order: LockedOrder, reported: string[])
     categoryId: order.category_id,
     country: order.location,
     segment: order.segment,
+    emailQuality: order.email_quality,
     notInOrderId: order.id,
     notEmails: reported,
     orderId: order.id,
@@ -119,7 +122,8 @@ async function replacementFilter(tx: Tx, order: LockedOrder, reported: string[])
 /** Locks the order row for a claim or its review: one change to its rows at a time. */
 async function lockOrder(tx: Tx, id: string): Promise<LockedOrder | undefined> {
   const [order] = await tx.$queryRaw<LockedOrder[]>`
-    SELECT id, category_id, lead_title, package_type::text, lead_count, location::text, segment, paid_at,
+    SELECT id, category_id, lead_title, package_type::text, lead_count, location::text, segment,
+           email_quality::text, paid_at,
            buyer_email, suppression_list_id
       FROM orders WHERE id = ${id}::uuid FOR UPDATE`;
   return order;

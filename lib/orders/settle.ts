@@ -1,4 +1,5 @@
 import "server-only";
+import type { EmailQuality } from "@/lib/email-quality";
 import { transaction, type Tx } from "@/lib/db";
 import type { Location } from "@/lib/location";
 import type { Segment } from "@/lib/segments/vocabularies";
@@ -65,11 +66,17 @@ export async function allocateLeads(
     leadCount: number;
     location: Location;
     segment: Segment | null;
+    emailQuality?: EmailQuality;
     buyerEmail: string | null;
     suppressionListId: string | null;
   },
 ): Promise<number> {
-  const filter = { categoryId: order.categoryId, country: order.location, segment: order.segment };
+  const filter = {
+    categoryId: order.categoryId,
+    country: order.location,
+    segment: order.segment,
+    emailQuality: order.emailQuality,
+  };
   const buyer = order.buyerEmail;
   const keepUntil = new Date(Date.now() + REPLACEMENT_DAYS * 86_400_000);
   const notListed = await orderList(tx, order.suppressionListId, keepUntil);

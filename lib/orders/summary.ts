@@ -12,6 +12,7 @@ export function toOrderSummary(order: OrderView, replacement: ReplacementSummary
   return {
     categoryTitle: order.leadTitle,
     segment: describeSegment(order.segment),
+    emailQuality: order.emailQuality,
     excluded: order.paidAt ? describeExclusions(order) : "",
     packageType: order.packageType,
     leadCount: order.leadCount,

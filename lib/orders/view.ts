@@ -1,4 +1,5 @@
 import "server-only";
+import type { EmailQuality } from "@/lib/email-quality";
 import type { Location } from "@/lib/location";
 import { db } from "@/lib/db";
 import type { Segment } from "@/lib/segments/vocabularies";
@@ -14,6 +15,7 @@ export const orderViewSelect = {
   leadCount: true,
   location: true,
   segment: true,
+  emailQuality: true,
   amount: true,
   currency: true,
   status: true,
@@ -36,6 +38,8 @@ export type OrderView = {
   location: Location;
   /** The segment bought (lib/segments), null for the whole list. */
   segment: Segment | null;
+  /** Which email statuses the order accepts (lib/email-quality.ts). */
+  emailQuality: EmailQuality;
   amount: number;
   currency: string;
   status: string;

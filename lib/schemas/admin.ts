@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { EmailQuality } from "@/lib/email-quality";
 import { emailAddress, hasNoNul, NUL_MESSAGE } from "@/lib/schemas/common";
 
 // Admin back-office schemas and answer shapes, shared by the route handlers, the forms and the
@@ -136,6 +137,8 @@ export type SaleDto = {
   leadTitle: string;
   /** The segment bought (describeSegment in lib/segments); "" for the whole list. */
   segment: string;
+  /** Which email statuses the order accepts (lib/email-quality.ts). */
+  emailQuality: EmailQuality;
   packageType: "starter" | "standard" | "premium";
   leadCount: number;
   amount: number;

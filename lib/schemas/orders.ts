@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { EmailQuality } from "@/lib/email-quality";
 import { personEmail } from "@/lib/schemas/common";
 
 /** `/api/orders/{key}`: any id-like value; one that is no download key is answered 404 like an unknown one. */
@@ -21,6 +22,8 @@ export type OrderSummary = {
   categoryTitle: string;
   /** The segment bought (describeSegment in lib/segments); "" for the whole list. */
   segment: string;
+  /** Which email statuses the order accepts (lib/email-quality.ts). */
+  emailQuality: EmailQuality;
   /** What allocation left out (the buyer's earlier purchases, their exclusion list); "" for nothing. */
   excluded: string;
   packageType: "starter" | "standard" | "premium";

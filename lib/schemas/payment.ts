@@ -3,6 +3,7 @@ import { DEFAULT_LOCATION, LOCATIONS } from "@/lib/location";
 import { DOWNLOAD_FORMATS } from "@/lib/schemas/formats";
 import { PACKAGE_IDS } from "@/lib/packages";
 import { personEmail } from "@/lib/schemas/common";
+import { emailQualityField } from "@/lib/schemas/email-quality";
 import { segmentBody } from "@/lib/segments/schema";
 
 // The product's create payload. Only categoryId, packageType and location are trusted; the client's
@@ -17,6 +18,8 @@ export const createPaymentBody = z
     location: z.enum(LOCATIONS, "Choose USA or UK").default(DEFAULT_LOCATION),
     // The category page's segment filters (lib/segments): only leads of the segment fill the order.
     segment: segmentBody.optional(),
+    // Which email statuses the order accepts (lib/email-quality.ts): any (the default), deliverable, valid.
+    emailQuality: emailQualityField,
     // The buyer's "Exclude contacts I already have" list (POST /api/suppression-lists).
     suppressionListId: z.uuid("Invalid exclusion list id").optional(),
     amount: z.unknown().optional(),
@@ -40,6 +43,7 @@ export const createPaymentBody = z
     packageType: (body.packageType ?? body.selectedPackage)!,
     location: body.location,
     segment: body.segment ?? null,
+    emailQuality: body.emailQuality,
     email: body.email,
     suppressionListId: body.suppressionListId,
   }));
@@ -48,7 +52,7 @@ export type CreatePaymentBody = z.input<typeof createPaymentBody>;
 /** What the browser sends: only what the server reads. */
 export type CreatePaymentRequest = Pick<
   CreatePaymentBody,
-  "categoryId" | "packageType" | "location" | "email" | "segment" | "suppressionListId"
+  "categoryId" | "packageType" | "location" | "email" | "segment" | "emailQuality" | "suppressionListId"
 >;
 
 /** Our invoice ids, the provider's invoice and payment ids (digits), or test-mode ids. */

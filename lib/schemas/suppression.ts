@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { PackageId } from "@/lib/packages";
+import { emailQualityField } from "@/lib/schemas/email-quality";
 import { segmentQuery } from "@/lib/segments/schema";
 
 // "Exclude contacts I already have" (docs/product-rules.md, "Exclusion lists"): the upload's
@@ -9,7 +10,7 @@ export const listIdParams = z.object({ id: z.uuid("Invalid list id") });
 
 /** `?categoryId=...&location=USA&region=CA,NY&...`: the segment endpoint's query and the category. */
 export const listAvailabilityQuery = z.intersection(
-  z.object({ categoryId: z.uuid("Invalid category id") }),
+  z.object({ categoryId: z.uuid("Invalid category id"), emailQuality: emailQualityField }),
   segmentQuery,
 );
 

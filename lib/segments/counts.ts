@@ -1,13 +1,16 @@
 import "server-only";
+import { EMAIL_QUALITY_STATUSES, type EmailQuality } from "@/lib/email-quality";
 import type { Location } from "@/lib/location";
 import { notFound } from "@/lib/errors";
 import { PACKAGES, type PackageId } from "@/lib/packages";
-import { categoryRollup } from "@/lib/segments/rollup";
+import { categoryRollup, ROLLUP_STATUSES } from "@/lib/segments/rollup";
 import { FACETS, VOCABULARIES, facetValues, type Facet, type Segment } from "@/lib/segments/vocabularies";
 
 // Segment counts (docs/product-rules.md, "Segments"): sums over category_segments, the rollup of
-// sellable leads per facet combination the triggers on leads keep exact, never a count of leads.
-// Each facet's numbers apply the other facets' filters, so an option shows what choosing it adds.
+// sellable leads per email status and facet combination the triggers on leads keep exact, never a
+// count of leads. The email quality chosen (lib/email-quality.ts) leaves out the other statuses'
+// rows, as lib/leads/eligible.ts leaves out their leads. Each facet's numbers apply the other
+// facets' filters, so an option shows what choosing it adds.
 // The sums run over this process's copy of the rollup (lib/segments/rollup.ts): a few thousand
 // rows per category, a few microseconds.
 
@@ -31,18 +34,24 @@ function chosenCodes(segment: Segment | null): (Uint8Array | null)[] {
   });
 }
 
-/** The sellable leads of a public category's country in a segment (null: all), and per facet value. */
+/**
+ * The sellable leads of a public category's country in a segment (null: all) and email quality,
+ * and per facet value.
+ */
 export async function segmentCounts(
   categoryId: string,
   location: Location,
   segment: Segment | null,
+  emailQuality: EmailQuality = "any",
 ): Promise<SegmentCounts> {
-  const { public: listed, codes, leads } = await categoryRollup(categoryId, location);
+  const { public: listed, codes, statuses, leads } = await categoryRollup(categoryId, location);
   if (!listed) throw notFound("Category not found");
   const chosen = chosenCodes(segment);
+  const accepted = ROLLUP_STATUSES.map((status) => EMAIL_QUALITY_STATUSES[emailQuality].includes(status));
   const sums = FACETS.map(() => new Float64Array(256));
   let count = 0;
   for (let row = 0; row < leads.length; row += 1) {
+    if (!accepted[statuses[row]]) continue;
     // A combination failing one filter counts only in that facet's numbers; failing two, nowhere.
     let failed = -1;
     let failures = 0;

@@ -16,9 +16,14 @@ export type Rollup = {
   public: boolean;
   /** Per facet (FACETS order), each row's value as its index in VOCABULARIES[facet]; OTHER if none. */
   codes: Uint8Array[];
+  /** Each row's email status as its index in ROLLUP_STATUSES. */
+  statuses: Uint8Array;
   /** Each row's sellable leads. */
   leads: Int32Array;
 };
+
+/** The email statuses of sellable leads, as rows' `statuses` number them. */
+export const ROLLUP_STATUSES = ["valid", "accept_all", "unknown"] as const;
 
 /** The code of a stored value outside the vocabulary: never chosen by a filter, never listed. */
 export const OTHER = 255;
@@ -39,7 +44,7 @@ async function currentVersion(): Promise<bigint> {
   return BigInt(rows[0].version);
 }
 
-type RollupRow = { version: string; public: boolean; leads: number[] } & Record<
+type RollupRow = { version: string; public: boolean; leads: number[]; statuses: string[] } & Record<
   (typeof FACETS)[number],
   string[]
 >;
@@ -49,7 +54,7 @@ async function readRollup(categoryId: string, location: Location): Promise<Rollu
     `SELECT (SELECT version::text FROM catalogue_version WHERE id = 1) AS version,
        EXISTS (SELECT 1 FROM categories WHERE id = $1::uuid AND count > 0) AS public,
        ${FACETS.map((facet) => `coalesce(array_agg(${facet}), '{}') AS ${facet}`).join(", ")},
-       coalesce(array_agg(leads), '{}') AS leads
+       coalesce(array_agg(email_status::text), '{}') AS statuses, coalesce(array_agg(leads), '{}') AS leads
      FROM category_segments WHERE category_id = $1::uuid AND country = $2::"Country"`,
     [categoryId, location],
   );
@@ -58,6 +63,9 @@ async function readRollup(categoryId: string, location: Location): Promise<Rollu
     version: BigInt(row.version),
     public: row.public,
     codes: FACETS.map((facet, f) => Uint8Array.from(row[facet], (value) => INDEX[f].get(value) ?? OTHER)),
+    statuses: Uint8Array.from(row.statuses, (status) =>
+      ROLLUP_STATUSES.indexOf(status as (typeof ROLLUP_STATUSES)[number]),
+    ),
     leads: Int32Array.from(row.leads),
   };
 }

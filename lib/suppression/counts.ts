@@ -4,19 +4,20 @@ import { findCategory } from "@/lib/categories/public";
 import type { Tx } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { boughtIds } from "@/lib/leads/allocation";
+import { inScope, notBoughtSql, type LeadScope } from "@/lib/leads/eligible";
 import type { Caller } from "@/lib/limits/caller";
 import { timedQuery, withQueryPermit } from "@/lib/limits/expensive-queries";
 import { assertWithinLimit } from "@/lib/limits/throttle";
 import { PACKAGES } from "@/lib/packages";
 import type { ListAvailability } from "@/lib/schemas/suppression";
 import { segmentCounts } from "@/lib/segments/counts";
-import { segmentSql } from "@/lib/segments/filter";
 import type { Segment } from "@/lib/segments/vocabularies";
+import type { EmailQuality } from "@/lib/email-quality";
 import { ownedList, type OwnedList } from "@/lib/suppression/lists";
 
-// What an exclusion list removes from a category (docs/product-rules.md, "Exclusion lists"): its
-// sellable leads of one country (and segment) whose email hash or email domain the list holds.
+// What an exclusion list removes from a category (docs/product-rules.md, "Exclusion lists"): the
+// leads an order of the scope may receive (lib/leads/eligible.ts) whose email hash or email domain
+// the list holds.
 // Before payment a visitor learns only whether each package can still be filled: the number
 // removed would tell whether one address is in our data (a one-address list), so it is told only
 // with the receipt and on the order page.
@@ -41,8 +42,6 @@ export async function countListCheck(list: OwnedList): Promise<void> {
   );
 }
 
-export type ListScope = { categoryId: string; country: Location; segment: Segment | null };
-
 /**
  * The leads of the scope the list matches, each once; those `boughtBy` bought before (counted
  * apart; boughtIds(), hashed once per statement) are left out. Each entry probes the category's
@@ -55,29 +54,26 @@ export type ListScope = { categoryId: string; country: Location; segment: Segmen
 export async function listedLeads(
   tx: Tx,
   list: OwnedList,
-  scope: ListScope,
+  scope: LeadScope,
   boughtBy?: string,
 ): Promise<number> {
-  // Unqualified facet columns name the lead's: the list tables have none.
-  const where = Prisma.sql`l.country = ${scope.country}::"Country"
-    AND lead_sellable(l.quarantined_at, l.email_status)
-    AND ${scope.segment ? segmentSql(scope.segment) : Prisma.sql`true`}
-    AND ${boughtBy ? Prisma.sql`l.id NOT IN (${boughtIds(scope.categoryId, boughtBy)})` : Prisma.sql`true`}`;
+  // Unqualified columns name the lead's: the innermost query reads only leads.
+  const where = boughtBy
+    ? Prisma.sql`${inScope(scope)} AND ${notBoughtSql(scope.categoryId, boughtBy)}`
+    : inScope(scope);
   const branches: Prisma.Sql[] = [];
   if (list.emails) {
     branches.push(Prisma.sql`SELECT hit.id FROM suppression_lists s
       CROSS JOIN LATERAL unnest(s.email_keys) AS e(email_hash)
       CROSS JOIN LATERAL (
-        SELECT l.id FROM leads l
-         WHERE l.category_id = ${scope.categoryId}::uuid AND l.email_hash = e.email_hash AND ${where}) hit
+        SELECT l.id FROM leads l WHERE l.email_hash = e.email_hash AND ${where}) hit
        WHERE s.id = ${list.id}::uuid`);
   }
   if (list.domains) {
     branches.push(Prisma.sql`SELECT hit.id FROM suppression_lists s
       CROSS JOIN LATERAL unnest(s.domain_keys) AS d(domain)
       CROSS JOIN LATERAL (
-        SELECT l.id FROM leads l
-         WHERE l.category_id = ${scope.categoryId}::uuid AND l.email_domain = d.domain AND ${where}) hit
+        SELECT l.id FROM leads l WHERE l.email_domain = d.domain AND ${where}) hit
        WHERE s.id = ${list.id}::uuid`);
   }
   if (branches.length === 0) return 0;
@@ -95,7 +91,7 @@ export async function listedLeads(
 export async function listAvailability(
   id: string,
   caller: Caller,
-  query: { categoryId: string; location: Location; segment: Segment | null },
+  query: { categoryId: string; location: Location; segment: Segment | null; emailQuality: EmailQuality },
 ): Promise<ListAvailability> {
   // The permit is held from the first limit on (lib/limits/expensive-queries.ts).
   const remaining = await withQueryPermit(caller.clientIp, async () => {
@@ -104,12 +100,18 @@ export async function listAvailability(
     await countListCheck(list);
     const category = await findCategory(query.categoryId);
     if (!category) throw notFound("Category not found");
-    const count = query.segment
-      ? (await segmentCounts(category._id, query.location, query.segment)).count
-      : category.countByLocation[query.location];
+    const count =
+      query.segment || query.emailQuality !== "any"
+        ? (await segmentCounts(category._id, query.location, query.segment, query.emailQuality)).count
+        : category.countByLocation[query.location];
     // A scope too small for the smallest package (starter) needs no count.
     if (count < PACKAGES[0].leadCount) return count;
-    const scope = { categoryId: category._id, country: query.location, segment: query.segment };
+    const scope = {
+      categoryId: category._id,
+      country: query.location,
+      segment: query.segment,
+      emailQuality: query.emailQuality,
+    };
     return count - (await timedQuery((tx) => listedLeads(tx, list, scope)));
   });
   return {

@@ -3,7 +3,8 @@
 --   categories.count      its sellable leads;
 --   category_lead_days    sellable leads per country, UTC day of verification and email status
 --                         (counts per country, freshness, the status mix);
---   category_segments     sellable leads per country and facet combination (segment counts);
+--   category_segments     sellable leads per country, email status and facet combination (segment
+--                         counts, which follow the email quality chosen);
 --   category_check_days   sellable leads per UTC day of their last verification or check (the
 --                         re-checks due).
 -- One function serves all four, for inserts, deletes and updates alike: it turns the statement's
@@ -68,10 +69,11 @@ BEGIN
       GROUP BY 1, 2, 3, 4 HAVING sum(leads) <> 0
       ON CONFLICT (category_id, country, verified_on, email_status) DO UPDATE SET leads = d.leads + EXCLUDED.leads
     ), segments AS (
-      INSERT INTO category_segments AS s (category_id, country, region, seniority, department, size, revenue, leads)
-      SELECT category_id, country, region, seniority, department, size, revenue, sum(leads)::int
-      FROM delta WHERE sellable GROUP BY 1, 2, 3, 4, 5, 6, 7 HAVING sum(leads) <> 0
-      ON CONFLICT (category_id, country, region, seniority, department, size, revenue)
+      INSERT INTO category_segments AS s (category_id, country, email_status, region, seniority, department, size,
+                                          revenue, leads)
+      SELECT category_id, country, email_status, region, seniority, department, size, revenue, sum(leads)::int
+      FROM delta WHERE sellable GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 HAVING sum(leads) <> 0
+      ON CONFLICT (category_id, country, email_status, region, seniority, department, size, revenue)
         DO UPDATE SET leads = s.leads + EXCLUDED.leads
     ), checks AS (
       INSERT INTO category_check_days AS k (category_id, checked_on, leads)

@@ -1,6 +1,6 @@
 // Segments on the category page (docs/product-rules.md, "Segments"): the filters under the hero
 // narrow the list with counts, server-rendered from the address (also without JavaScript), the
-// purchase card follows the segment, the segment preview shows its leads masked, and a starter
+// purchase card follows the segment (and the email quality chosen beside it), the segment preview shows its leads masked, and a starter
 // bought in test payment mode delivers only leads of the segment, at desktop and phone widths.
 // Counts and segment pages come from each instance's memory and change on the next request after
 // a change to the catalogue.
@@ -114,6 +114,18 @@ test.describe("without JavaScript", () => {
     await expect(page.getByTestId("segment-availability")).toBeVisible();
     await expect(page.getByTestId("segment-availability")).toContainText(
       `${managers.toLocaleString("en-US")} leads match`,
+    );
+    // The email quality is part of the same form: "Valid only" narrows the segment again.
+    await filters.getByTestId("email-quality").selectOption("valid");
+    await filters.getByRole("button", { name: "Show matching leads" }).click();
+    await expect(page).toHaveURL(/seniority=manager.*emailQuality=valid/);
+    const valid = await matchCount(page);
+    expect(valid).toBeGreaterThan(0);
+    expect(valid).toBeLessThanOrEqual(managers);
+    await expect(page).toHaveTitle(/\(Seniority: Manager; Valid only\)/);
+    await expect(page.getByTestId("email-quality")).toHaveValue("valid");
+    await expect(page.getByTestId("segment-availability")).toContainText(
+      `${valid.toLocaleString("en-US")} leads match`,
     );
     // The unfiltered page is still its cached self.
     await page.goto(`${server.url}/category/${categoryId}?package=starter`);

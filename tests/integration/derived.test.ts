@@ -141,10 +141,11 @@ describe("derived structures", () => {
          WHERE a.leads IS DISTINCT FROM d.leads
          UNION ALL
          SELECT 'segments', s.leads, a.leads FROM (
-           SELECT country, facet_region AS region, facet_seniority AS seniority, facet_department AS department,
-                  facet_size AS size, facet_revenue AS revenue, count(*)::int AS leads FROM sellable GROUP BY 1, 2, 3, 4, 5, 6) a
+           SELECT country, email_status, facet_region AS region, facet_seniority AS seniority,
+                  facet_department AS department, facet_size AS size, facet_revenue AS revenue, count(*)::int AS leads
+             FROM sellable GROUP BY 1, 2, 3, 4, 5, 6, 7) a
            FULL JOIN (SELECT * FROM category_segments WHERE category_id = $1) s
-             USING (country, region, seniority, department, size, revenue)
+             USING (country, email_status, region, seniority, department, size, revenue)
          WHERE a.leads IS DISTINCT FROM s.leads
          UNION ALL
          SELECT 'checks', k.leads, a.leads FROM (

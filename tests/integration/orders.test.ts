@@ -107,6 +107,7 @@ describe("receipt and order page API", () => {
     expect(answer.body).toEqual({
       categoryTitle: "Orders Finance",
       segment: "",
+      emailQuality: "any",
       // Nothing was left out: the buyer bought nothing before and gave no exclusion list.
       excluded: "",
       packageType: "starter",

@@ -7,7 +7,12 @@ import { call, callJson } from "./routes";
 
 let addresses = 0;
 
-export type OrderRequest = { categoryId: string; packageType?: string; email?: string };
+export type OrderRequest = {
+  categoryId: string;
+  packageType?: string;
+  email?: string;
+  emailQuality?: string;
+};
 
 export async function paidOrder(standin: NowPaymentsStandin, request: OrderRequest): Promise<string> {
   // Imported when called: the test file sets DATABASE_URL and the provider's variables first.

@@ -1,6 +1,7 @@
 import "server-only";
 import type { PoolClient } from "pg";
 import type { Claimed } from "@/lib/leads/recheck-queue";
+import { SELLABLE } from "@/lib/leads/sellable";
 import { VERDICT_REUSE_HOURS } from "@/lib/verification/provider-budget";
 import { BATCH_LIMIT } from "@/lib/verification/zerobounce";
 
@@ -20,7 +21,7 @@ export async function claimDue(
   // (which takes KEY SHARE on its leads) is never held up by a claim.
   const { rows } = await client.query<Claimed>(
     `SELECT id::text, email, COALESCE(provider_checked_at > $4::timestamptz, false) AS fresh FROM leads
-      WHERE id > $1::bigint AND lead_sellable(quarantined_at, email_status)
+      WHERE id > $1::bigint AND ${SELLABLE}
         AND (GREATEST(verified_at, email_checked_at) < $2 OR (email_checked_at IS NULL AND email_status_reason = 'queued'))
       ORDER BY leads.id LIMIT $3
       FOR NO KEY UPDATE SKIP LOCKED`,
