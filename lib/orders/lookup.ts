@@ -7,6 +7,7 @@ import { queueMail } from "@/lib/mail/outbox";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { orderListingMail } from "@/lib/orders/mails";
 import { toReplacementSummary } from "@/lib/orders/summary";
+import { swapsOf } from "@/lib/orders/heal";
 import { toOrderSummary } from "@/lib/orders/summary";
 import type { Caller } from "@/lib/limits/caller";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";
@@ -95,8 +96,9 @@ export async function ordersForToken(token: string, now = new Date()): Promise<L
       },
     },
   });
+  const swaps = await swapsOf(rows.map((row) => row.id));
   return rows.map(({ replacement, ...row }) => ({
-    ...toOrderSummary(toOrderView(row), replacement && toReplacementSummary(replacement)),
+    ...toOrderSummary(toOrderView(row), replacement && toReplacementSummary(replacement), swaps.get(row.id)!),
     key: row.downloadKey,
     createdAt: row.createdAt.toISOString(),
   }));
