@@ -347,6 +347,7 @@ const replacementExample = {
 const orderExample = {
   categoryTitle: "SaaS Founders",
   segment: "Region: California, New York",
+  emailQuality: "any",
   excluded: "",
   packageType: "starter",
   leadCount: 1000,
