@@ -100,6 +100,34 @@ function Replacement({
   );
 }
 
+/** The rows our checks found invalid after the sale, swapped in the file (files that heal). */
+function Swaps({ swaps }: { swaps: OrderSummary["swaps"] }) {
+  const n = (value: number) => value.toLocaleString("en-US");
+  return (
+    <section aria-labelledby="order-swaps" className="space-y-2" data-testid="order-swaps">
+      <h3 id="order-swaps" className="font-semibold">
+        Leads replaced after the sale
+      </h3>
+      <p className="text-sm text-muted-foreground">
+        {n(swaps.replaced)} lead{swaps.replaced === 1 ? " was" : "s were"} found invalid after your purchase
+        and replaced in your file
+        {swaps.notReplaced ? ` (${n(swaps.notReplaced)} could not be replaced: the category ran short)` : ""}.
+        Download the file again to get the fresh leads. This does not use your replacement claim.
+      </p>
+      <ul className="max-h-48 divide-y overflow-y-auto rounded-lg border text-sm">
+        {swaps.latest.map((swap) => (
+          <li key={swap.row} className="flex justify-between gap-4 px-3 py-1.5">
+            <span>Row {n(swap.row)}</span>
+            <span className="text-muted-foreground">
+              {swap.replaced ? "Replaced" : "Not replaced"} on {formatDate(swap.at)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** One order as its buyer sees it: summary, status, downloads and the replacement guarantee. */
 export function OrderDetails({ orderKey, order, now }: { orderKey: string; order: OrderSummary; now: Date }) {
   const pkg = getPackage(order.packageType);
@@ -141,6 +169,7 @@ export function OrderDetails({ orderKey, order, now }: { orderKey: string; order
         </h3>
         <Downloads orderKey={orderKey} order={order} now={now} />
       </section>
+      {order.swaps.replaced + order.swaps.notReplaced > 0 && <Swaps swaps={order.swaps} />}
       {order.paidAt && (
         <section aria-labelledby="order-replacement" className="space-y-2">
           <h3 id="order-replacement" className="font-semibold">

@@ -228,6 +228,11 @@ const orderSummary = z.object({
   paidAt: isoDate.nullable(),
   expiresAt: isoDate.nullable(),
   replacement: replacementSummary.nullable(),
+  swaps: z.object({
+    replaced: z.number().int(),
+    notReplaced: z.number().int(),
+    latest: z.array(z.object({ row: z.number().int(), replaced: z.boolean(), at: isoDate })).max(50),
+  }),
 }) satisfies z.ZodType<OrderSummary>;
 
 const replacementAnswer = z.object({
@@ -342,6 +347,7 @@ const replacementExample = {
 const orderExample = {
   categoryTitle: "SaaS Founders",
   segment: "Region: California, New York",
+  emailQuality: "any",
   excluded: "",
   packageType: "starter",
   leadCount: 1000,
@@ -350,6 +356,7 @@ const orderExample = {
   paidAt: NOW,
   expiresAt: "2026-12-20T14:05:00.000Z",
   replacement: replacementExample,
+  swaps: { replaced: 2, notReplaced: 0, latest: [{ row: 417, replaced: true, at: NOW }] },
 };
 
 // ---- Parameters ----

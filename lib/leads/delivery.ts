@@ -14,7 +14,8 @@ export function columnSql(key: string): string {
   // Column keys come from the fixed PACKAGE_COLUMNS table, never from input.
   if (key === "verified_at") return `to_char(l.verified_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
   if (key === "country") return "l.country::text";
-  // valid, accept-all, unknown or invalid (a lead found invalid after the sale stays in the file).
+  // valid, accept-all, unknown or invalid (a lead found invalid more than 30 days after the sale
+  // stays in the file; before that lib/orders/heal.ts swaps it).
   if (key === "email_status") return "replace(l.email_status::text, '_', '-')";
   // docs/product-rules.md, "UK compliance": a number on the TPS or CTPS is not delivered (its status
   // says why, and it stays empty once the screening is too old), and a screening holds 28 days

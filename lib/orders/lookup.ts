@@ -6,6 +6,7 @@ import { env } from "@/lib/env";
 import { queueMail } from "@/lib/mail/outbox";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { orderListingMail } from "@/lib/orders/mails";
+import { swapsOf } from "@/lib/orders/heal";
 import { replacementSummarySelect, toOrderSummary, toReplacementSummary } from "@/lib/orders/summary";
 import type { Caller } from "@/lib/limits/caller";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";
@@ -84,8 +85,9 @@ export async function ordersForToken(token: string, now = new Date()): Promise<L
       replacement: { select: replacementSummarySelect },
     },
   });
+  const swaps = await swapsOf(rows.map((row) => row.id));
   return rows.map(({ replacement, ...row }) => ({
-    ...toOrderSummary(toOrderView(row), replacement && toReplacementSummary(replacement)),
+    ...toOrderSummary(toOrderView(row), replacement && toReplacementSummary(replacement), swaps.get(row.id)!),
     key: row.downloadKey,
     createdAt: row.createdAt.toISOString(),
   }));

@@ -128,3 +128,22 @@ export function shortfallMail(
     ].join("\n"),
   };
 }
+
+/** The buyer's notice that rows of their file were swapped (lib/orders/heal.ts), at most daily. */
+export function healMail(to: string, categoryTitle: string, swapped: number, orderUrl: string): Mail {
+  const leads = `${swapped.toLocaleString("en-US")} lead${swapped === 1 ? "" : "s"}`;
+  return {
+    to,
+    subject: `${leads} in your order were found invalid and replaced`,
+    text: [
+      `${leads} in your order were found invalid and replaced.`,
+      "",
+      `Category: ${categoryTitle}`,
+      "",
+      "Our checks found these addresses invalid after your purchase, so we put fresh leads of the same category, location and filters in their rows. Download your file again to get them; it keeps its number of rows. This does not use your replacement claim.",
+      "",
+      "Your order page, with the rows that changed:",
+      orderUrl,
+    ].join("\n"),
+  };
+}

@@ -9,6 +9,7 @@ import { getPaymentProvider } from "@/lib/payments";
 import { expirePrivacyRequests } from "@/lib/privacy/requests";
 import { FINAL_UNPAID_STATUSES } from "@/lib/payments/status";
 import { refreshFromProvider } from "@/lib/orders/sync";
+import { healOrders } from "@/lib/orders/heal";
 import { deleteExpiredLists } from "@/lib/suppression/lists";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";
 
@@ -70,13 +71,15 @@ export async function reconcilePendingOrders(now = new Date()): Promise<number> 
 }
 
 /**
- * The periodic upkeep, every few minutes: orders and privacy requests, the old rows of the limits,
- * the chunks of uploads never stored, and exclusion lists nothing needs any more.
+ * The periodic upkeep, every few minutes: orders (their files' invalid rows healed too) and privacy
+ * requests, the old rows of the limits, the chunks of uploads never stored, and exclusion lists
+ * nothing needs any more.
  */
 export async function runOrderMaintenance(now = new Date()): Promise<void> {
   await expireStaleOrders(now);
   await expirePrivacyRequests(now);
   await reconcilePendingOrders(now);
+  await healOrders(now);
   await pruneThrottleEvents();
   await pruneLoginAttempts();
   await pruneCustomRequestCounts();

@@ -41,7 +41,7 @@ import {
 // different orders have reported one, it is flagged for the admin's review. The order row is
 // locked for the whole claim, so of two simultaneous claims one is accepted.
 
-type LockedOrder = {
+export type LockedOrder = {
   id: string;
   category_id: string;
   lead_title: string;
@@ -55,7 +55,7 @@ type LockedOrder = {
   suppression_list_id: string | null;
 };
 
-type Delivered = ReportedLead & { position: number };
+export type Delivered = ReportedLead & { position: number };
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -120,7 +120,7 @@ async function replacementFilter(tx: Tx, order: LockedOrder, reported: string[])
 }
 
 /** Locks the order row for a claim or its review: one change to its rows at a time. */
-async function lockOrder(tx: Tx, id: string): Promise<LockedOrder | undefined> {
+export async function lockOrder(tx: Tx, id: string): Promise<LockedOrder | undefined> {
   const [order] = await tx.$queryRaw<LockedOrder[]>`
     SELECT id, category_id, lead_title, package_type::text, lead_count, location::text, segment,
            email_quality::text, paid_at,
@@ -131,9 +131,10 @@ async function lockOrder(tx: Tx, id: string): Promise<LockedOrder | undefined> {
 
 /**
  * Swaps the rows for fresh leads in place (same positions), never one of `reported`; answers the
- * swapped rows (fewer than asked when the category runs short).
+ * swapped rows (fewer than asked when the category runs short). Claims, the admin's review and
+ * files that heal (lib/orders/heal.ts) all swap through here.
  */
-async function swapForFresh(
+export async function swapForFresh(
   tx: Tx,
   order: LockedOrder,
   rows: Delivered[],

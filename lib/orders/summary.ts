@@ -5,10 +5,15 @@ import type { Caller } from "@/lib/limits/caller";
 import { describeExclusions, type OrderView } from "@/lib/orders/view";
 import { db } from "@/lib/db";
 import { describeSegment } from "@/lib/segments/vocabularies";
-import type { OrderSummary, ReplacementSummary } from "@/lib/schemas/orders";
+import { swapsOf } from "@/lib/orders/heal";
+import type { OrderSummary, OrderSwaps, ReplacementSummary } from "@/lib/schemas/orders";
 
 /** The buyer's view of an order: what the order page shows and `GET /api/orders/{key}` answers. */
-export function toOrderSummary(order: OrderView, replacement: ReplacementSummary | null): OrderSummary {
+export function toOrderSummary(
+  order: OrderView,
+  replacement: ReplacementSummary | null,
+  swaps: OrderSwaps,
+): OrderSummary {
   return {
     categoryTitle: order.leadTitle,
     segment: describeSegment(order.segment),
@@ -21,14 +26,19 @@ export function toOrderSummary(order: OrderView, replacement: ReplacementSummary
     paidAt: order.paidAt?.toISOString() ?? null,
     expiresAt: order.downloadExpiresAt?.toISOString() ?? null,
     replacement,
+    swaps,
   };
 }
+
+const NO_SWAPS: OrderSwaps = { replaced: 0, notReplaced: 0, latest: [] };
 
 /** The summary of the order a download key names; 404 (and an unknown lookup counted) otherwise. */
 export async function orderSummary(key: string, caller: Caller): Promise<OrderSummary> {
   const order = await findByKey(key, caller);
   if (!order) throw notFound("Order not found");
-  return toOrderSummary(order, order.paidAt ? await replacementOf(order.id) : null);
+  if (!order.paidAt) return toOrderSummary(order, null, NO_SWAPS);
+  const [replacement, swaps] = await Promise.all([replacementOf(order.id), swapsOf([order.id])]);
+  return toOrderSummary(order, replacement, swaps.get(order.id)!);
 }
 
 /** The order's accepted claim, or null. */

@@ -34,6 +34,16 @@ export type OrderSummary = {
   expiresAt: string | null;
   /** The accepted replacement claim (docs/product-rules.md); null while none was accepted. */
   replacement: ReplacementSummary | null;
+  /** Rows found invalid after the sale and swapped for fresh leads (files that heal). */
+  swaps: OrderSwaps;
+};
+
+/** An order's healed rows: how many were swapped, how many the category could not fill, the latest. */
+export type OrderSwaps = {
+  replaced: number;
+  notReplaced: number;
+  /** The latest 50, newest first: the file's row (1 is the first lead) and when. */
+  latest: { row: number; replaced: boolean; at: string }[];
 };
 
 // ---- Replacement claims (docs/product-rules.md) ----

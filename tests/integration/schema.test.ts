@@ -553,9 +553,13 @@ describe("schema and migrations", () => {
       "category_phone_screens FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
       // So do its segment counts.
       "category_segments FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
+      // A lead waiting to be healed leaves the queue with it (prisma/derived/50-heal-queue.sql).
+      "invalidated_leads FOREIGN KEY (lead_id) REFERENCES leads(id) ON UPDATE CASCADE ON DELETE CASCADE",
       // Removing a category removes its leads...
       "leads FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
       "order_events FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE CASCADE",
+      // An order's healed rows go with it.
+      "order_heals FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE CASCADE",
       // ...but never a lead an order delivered, nor a category that has orders.
       "order_leads FOREIGN KEY (lead_id) REFERENCES leads(id) ON UPDATE CASCADE ON DELETE RESTRICT",
       "order_leads FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE CASCADE",
