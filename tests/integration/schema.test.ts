@@ -228,6 +228,26 @@ describe("schema and migrations", () => {
       ...sale,
       sold: 1,
     });
+    // A sold lead turned invalid is queued by the trigger (prisma/derived/50-heal-queue.sql); its
+    // healed row is recorded against the order.
+    await prisma.lead.update({ where: { id: lead.id }, data: { emailStatus: "invalid" } });
+    expect(await prisma.invalidatedLead.findUniqueOrThrow({ where: { leadId: lead.id } })).toMatchObject({
+      leadId: lead.id,
+    });
+    await prisma.lead.update({ where: { id: lead.id }, data: { emailStatus: lead.emailStatus } });
+    await prisma.invalidatedLead.delete({ where: { leadId: lead.id } });
+    const heal = {
+      orderId: order.id,
+      position: 0,
+      oldLeadId: lead.id,
+      newLeadId: null,
+      healedAt: verifiedAt,
+    };
+    const healRead = await prisma.orderHeal.create({ data: heal });
+    expect(await prisma.orderHeal.findUniqueOrThrow({ where: { id: healRead.id } })).toEqual({
+      ...heal,
+      id: healRead.id,
+    });
     const throttled = await prisma.throttleEvent.create({ data: { bucket: "f".repeat(64) } });
     expect(await prisma.throttleEvent.findUniqueOrThrow({ where: { id: throttled.id } })).toMatchObject({
       bucket: "f".repeat(64),
@@ -386,6 +406,7 @@ describe("schema and migrations", () => {
     expect(await prisma.attachment.count({ where: { requestId: request.id } })).toBe(0);
     await prisma.order.delete({ where: { id: order.id } });
     expect(await prisma.orderEvent.count({ where: { orderId: order.id } })).toBe(0);
+    expect(await prisma.orderHeal.count({ where: { orderId: order.id } })).toBe(0);
     expect(await prisma.leadSale.count({ where: { leadId: lead.id } })).toBe(0);
     await prisma.category.delete({ where: { id: category.id } });
     expect(await prisma.lead.count({ where: { categoryId: category.id } })).toBe(0);
