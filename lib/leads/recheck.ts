@@ -65,7 +65,13 @@ function reusedSince(now: Date): Date {
   return new Date(now.getTime() - VERDICT_REUSE_HOURS * 3_600_000);
 }
 
-async function claimDue(client: PoolClient, after: string, before: Date, now: Date): Promise<Claimed[]> {
+/** Up to a batch of the leads due, past `after`, locked (SKIP LOCKED: workers never wait for each other). */
+export async function claimDue(
+  client: PoolClient,
+  after: string,
+  before: Date,
+  now: Date,
+): Promise<Claimed[]> {
   // Ordered by the column, not by the text it is answered as. NO KEY UPDATE: the status columns change, never the key, so an order inserting order_leads
   // (which takes KEY SHARE on its leads) is never held up by a claim.
   const { rows } = await client.query<Claimed>(
