@@ -77,7 +77,12 @@ describe("bench:scale data", () => {
 
   it("adds paid orders of the categories' own leads, the first returning buyer with 50", async () => {
     const expected = orderShares(LEADS);
-    const { rows } = await pool.query<{ orders: number; paid: number; buyer_orders: number; foreign: number }>(
+    const { rows } = await pool.query<{
+      orders: number;
+      paid: number;
+      buyer_orders: number;
+      foreign: number;
+    }>(
       `SELECT count(*)::int AS orders, count(*) FILTER (WHERE o.paid_at IS NOT NULL)::int AS paid,
               count(*) FILTER (WHERE o.buyer_email = $2)::int AS buyer_orders,
               (SELECT count(*)::int FROM order_leads ol JOIN orders x ON x.id = ol.order_id
