@@ -19,6 +19,7 @@ const FEWEST_EARLIER = 10;
 const MOST_EARLIER = 50;
 /** Every order is a starter package. */
 const ORDER_LEADS = 1000;
+const ORDER_SPAN = 1100;
 
 export type ScaleCategory = { id: string; title: string; usa: number; uk: number };
 
@@ -91,7 +92,7 @@ function planOrders(categories: ScaleCategory[], orders: number, buyers: string[
   return planned;
 }
 
-/** Creates the orders, paid, each with ORDER_LEADS consecutive leads of its category and country. */
+/** Creates the orders, paid, each with (at most) ORDER_LEADS consecutive leads of its category and country. */
 async function createOrders(
   pool: Pool,
   categories: ScaleCategory[],
@@ -114,7 +115,7 @@ async function createOrders(
       (row) => row.category_id === categories[order.category].id && row.country === order.location,
     );
     if (!range) return "0";
-    const span = Number(BigInt(range.high) - BigInt(range.low)) - ORDER_LEADS;
+    const span = Number(BigInt(range.high) - BigInt(range.low)) - ORDER_SPAN;
     return (BigInt(range.low) + BigInt(Math.max(0, Math.floor(next() * span)))).toString();
   };
   let orderLeads = 0;
@@ -139,13 +140,18 @@ async function createOrders(
         batch.map((order) => order.daysAgo),
       ],
     );
+    // A range of ids, a little wider than the order for the ids the load skipped, read by the primary
+    // key (OFFSET 0 keeps the category's own index, which the planner prefers, out of it).
     const { rowCount } = await pool.query(
       `INSERT INTO order_leads (order_id, position, lead_id)
-       SELECT o.id, row_number() OVER (PARTITION BY o.id ORDER BY l.id), l.id
-         FROM unnest($1::uuid[], $2::bigint[]) AS p(id, start_id)
-         JOIN orders o ON o.id = p.id
-        CROSS JOIN LATERAL (SELECT id FROM leads WHERE category_id = o.category_id AND country = o.location
-                               AND id >= p.start_id ORDER BY id LIMIT ${ORDER_LEADS}) l`,
+       SELECT order_id, position, lead_id FROM (
+         SELECT o.id AS order_id, row_number() OVER (PARTITION BY o.id ORDER BY l.id) AS position, l.id AS lead_id
+           FROM unnest($1::uuid[], $2::bigint[]) AS p(id, start_id)
+           JOIN orders o ON o.id = p.id
+          CROSS JOIN LATERAL (SELECT id, category_id, country FROM leads
+                                WHERE id >= p.start_id AND id < p.start_id + ${ORDER_SPAN} OFFSET 0) l
+          WHERE l.category_id = o.category_id AND l.country = o.location) AS chosen
+        WHERE position <= ${ORDER_LEADS}`,
       [ids, batch.map(startOf)],
     );
     orderLeads += rowCount ?? 0;
