@@ -149,7 +149,7 @@ type Statement = { text: string; values?: unknown[] };
 
 /**
  * Runs `work` while recording every statement this process sends, then prints the EXPLAIN (ANALYZE,
- * BUFFERS) of each: reads as they are, writes in a transaction rolled back, COPY's query alone.
+ * BUFFERS) of each in one transaction rolled back (a COPY's query alone).
  */
 async function explainStatements(label: string, pool: Pool, work: () => Promise<unknown>): Promise<void> {
   const seen: Statement[] = [];
@@ -171,28 +171,32 @@ async function explainStatements(label: string, pool: Pool, work: () => Promise<
   }
   console.log(`\nEXPLAIN (ANALYZE, BUFFERS) of ${label}'s statements:`);
   const copied = /^\s*COPY\s+\(([\s\S]*)\)\s+TO\s+STDOUT/i;
+  // One transaction, as the operation's own: a setting one statement makes (set_config(..., true))
+  // holds for the next; each statement under a savepoint, so one that fails leaves the others.
   const client = await pool.connect();
   try {
+    await client.query("BEGIN");
     for (const statement of seen) {
       const text = copied.exec(statement.text)?.[1] ?? statement.text;
-      if (!/^\s*(SELECT|WITH|INSERT|UPDATE|DELETE)\b/i.test(text)) continue;
-      await client.query("BEGIN");
+      if (!/^\s*(?:SELECT|WITH|INSERT|UPDATE|DELETE)\b/i.test(text)) continue;
+      await client.query("SAVEPOINT statement");
       try {
         const { rows } = await client.query<{ "QUERY PLAN": string }>(
           `EXPLAIN (ANALYZE, BUFFERS) ${text}`,
           statement.values,
         );
+        await client.query("RELEASE SAVEPOINT statement");
         console.log(`-- ${text.replace(/\s+/g, " ").slice(0, 300)}`);
         for (const row of rows) console.log(`   ${row["QUERY PLAN"]}`);
       } catch (error) {
+        await client.query("ROLLBACK TO SAVEPOINT statement");
         console.log(
           `-- (not explained: ${(error as Error).message}) ${text.replace(/\s+/g, " ").slice(0, 200)}`,
         );
-      } finally {
-        await client.query("ROLLBACK");
       }
     }
   } finally {
+    await client.query("ROLLBACK");
     client.release();
   }
 }
@@ -408,6 +412,12 @@ async function measureSize(size: number, baseline: Figures | null): Promise<void
         orders.push(order);
       }
       await pool.query("VACUUM ANALYZE orders, order_leads, lead_sales");
+      // Under about 90,000 leads the big category has fewer USA leads than a premium order.
+      const { rows: held } = await pool.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM order_leads WHERE order_id = $1",
+        [orders[0].id],
+      );
+      console.log(`  a premium order holds ${held[0].n.toLocaleString("en-US")} leads`);
       const download = (index: number, buyer: number) =>
         ok(`${url}/api/leads/download/${orders[index].key}`, {
           "x-forwarded-for": `10.7.${buyer >> 8}.${buyer & 255}`,
