@@ -418,10 +418,22 @@ async function measureSize(size: number, baseline: Figures | null): Promise<void
         [orders[0].id],
       );
       console.log(`  a premium order holds ${held[0].n.toLocaleString("en-US")} leads`);
-      const download = (index: number, buyer: number) =>
-        ok(`${url}/api/leads/download/${orders[index].key}`, {
-          "x-forwarded-for": `10.7.${buyer >> 8}.${buyer & 255}`,
-        });
+      // A 503 (no COPY connection within its wait, seen on a busy machine) is retried a second later,
+      // as a browser would, and counted: the figure is the buyer's whole wait.
+      let busy = 0;
+      const download = async (index: number, buyer: number): Promise<Timed> => {
+        const target = `${url}/api/leads/download/${orders[index].key}`;
+        const headers = { "x-forwarded-for": `10.7.${buyer >> 8}.${buyer & 255}` };
+        const started = performance.now();
+        for (let attempt = 0; attempt < 5; attempt++) {
+          const answer = await get(target, headers);
+          if (answer.status === 200) return { ...answer, all: since(started) };
+          if (answer.status !== 503) break;
+          busy += 1;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+        throw new Error(`${target}: no download after 5 attempts`);
+      };
       for (let i = 0; i < 2; i++) await download(0, 1);
       const single: number[] = [];
       for (let i = 0; i < 5; i++) single.push((await download(i % DOWNLOAD_ORDERS, 2 + i)).all);
@@ -435,6 +447,7 @@ async function measureSize(size: number, baseline: Figures | null): Promise<void
         tens.push(since(started));
       }
       figures.csv_download_10 = median(tens);
+      if (busy) console.log(`  downloads answered 503 and retried: ${busy}`);
       explains.csv_download = explains.csv_download_10 = async () => {
         const stream = await openDownload({ id: orders[0].id, packageType: "premium" }, "csv", "10.6.0.1");
         const reader = stream.getReader();
