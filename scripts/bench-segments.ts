@@ -15,11 +15,11 @@
 import http from "node:http";
 import { Pool } from "pg";
 import { insertLeadStream } from "../lib/leads/insert";
-import { createCategoryWithLeads, leadBatches, random } from "../prisma/demo-data";
-import { FACETS, facetValues, type Facet } from "../lib/segments/vocabularies";
+import { createCategoryWithLeads, leadBatches } from "../prisma/demo-data";
+import { FACETS } from "../lib/segments/vocabularies";
 import { startAppServer } from "../tests/support/app-server";
 import { createTestDatabase } from "../tests/support/database";
-import { median } from "./bench-stats";
+import { combinations, median, percentile, segmentQuery, type Combination } from "./bench-stats";
 
 const TOTAL_LEADS = Number(process.env.BENCH_LEADS ?? 1_000_000);
 const COMBINATIONS = 200;
@@ -28,11 +28,6 @@ const AFTER_CHANGE_RUNS = 10;
 const PAGE_RUNS = 100;
 const port = Number(process.env.BENCH_PORT ?? 43_970);
 const base = `http://127.0.0.1:${port}`;
-
-function percentile(values: number[], share: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)];
-}
 
 /** Milliseconds to the first byte of the answer's body, and to its end. */
 function timed(path: string): Promise<{ first: number; all: number; status: number }> {
@@ -47,34 +42,6 @@ function timed(path: string): Promise<{ first: number; all: number; status: numb
     });
     request.on("error", reject);
   });
-}
-
-type Combination = { location: "USA" | "UK"; filters: Partial<Record<Facet, string[]>> };
-
-/** One to three facets, each with one to three values, mostly of the USA. */
-function combinations(count: number, seed: number): Combination[] {
-  const next = random(seed);
-  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
-  return Array.from({ length: count }, () => {
-    const location = next() < 0.8 ? "USA" : "UK";
-    const filters: Combination["filters"] = {};
-    const facets = [...FACETS].sort(() => next() - 0.5).slice(0, 1 + Math.floor(next() * 3));
-    for (const facet of facets) {
-      const values = new Set<string>();
-      const wanted = 1 + Math.floor(next() * 3);
-      while (values.size < wanted)
-        values.add(pick(facetValues(facet, location).filter((v) => v !== "unknown")));
-      filters[facet] = [...values];
-    }
-    return { location, filters };
-  });
-}
-
-function segmentQuery({ location, filters }: Combination): string {
-  return [
-    `location=${location}`,
-    ...Object.entries(filters).map(([facet, values]) => `${facet}=${encodeURIComponent(values.join(","))}`),
-  ].join("&");
 }
 
 const since = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e6;
