@@ -78,7 +78,9 @@ beforeAll(async () => {
        department = 'Sales',
        company_website = CASE WHEN d.p % 3 = 0 THEN '' ELSE 'https://acme.example' END,
        company_revenue = '10M-50M',
-       verified_at = timestamptz '2026-01-01 00:00:00+00' + d.p * interval '1 minute'
+       verified_at = timestamptz '2026-01-01 00:00:00+00' + d.p * interval '1 minute',
+       source = coalesce((SELECT value FROM nasty WHERE at = (d.p + 7) % $3 AND d.p < 200), 'Company websites'),
+       collected_at = timestamptz '2025-12-01 00:00:00+00' + d.p * interval '1 minute'
      FROM delivered d WHERE l.id = d.lead_id`,
     [key, NASTY_CELLS, NASTY_CELLS.length],
   );
@@ -175,10 +177,12 @@ describe("every format", () => {
     expect(salesforce.slice(1)).toEqual(csv.slice(1));
 
     // JSON and NDJSON: the stored text exactly, under the columns' names in code.
-    // The screening's two columns are no lead field: they are named as fields are.
+    // The screening's and the provenance's columns are no lead field: they are named as fields are.
     const screening: Record<string, string> = {
       phone_status: "phoneStatus",
       phone_screened_at: "phoneScreenedAt",
+      source: "source",
+      collected_at: "collectedAt",
     };
     const keys = COLUMNS.map(
       (column) => LEAD_FIELDS.find((field) => field.column === column.key)?.field ?? screening[column.key],
@@ -239,6 +243,8 @@ describe("every format", () => {
       "Website URL",
       "Company Revenue",
       "Verified At",
+      "Source",
+      "Collected At",
     ]);
     const salesforce = parse((await fetchFile("salesforce")).bytes, { to_line: 1 }) as string[][];
     expect(salesforce[0]).toEqual([
@@ -262,6 +268,8 @@ describe("every format", () => {
       "Website",
       "Company Revenue",
       "Verified At",
+      "Source",
+      "Collected At",
     ]);
   });
 
