@@ -170,5 +170,7 @@ export async function importLeadsUpload(categoryId: string, body: FormBody): Pro
     }
   }
   const read: FormBody = "parts" in body ? { parts: readingSource(body.parts) } : body;
-  return consumeFile(read, "file", MISSING_FILE, (file) => importLeadsCsv(categoryId, file, undefined, source));
+  return consumeFile(read, "file", MISSING_FILE, (file) =>
+    importLeadsCsv(categoryId, file, undefined, source),
+  );
 }

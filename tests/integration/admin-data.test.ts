@@ -420,7 +420,10 @@ describe("lead import", () => {
     // A UK date is day first.
     expect(leads[2].collectedAt.toISOString()).toBe("2026-02-03T00:00:00.000Z");
     // The category's source mix, kept by its trigger.
-    const mix = await db().categorySource.findMany({ where: { categoryId: target }, orderBy: { source: "asc" } });
+    const mix = await db().categorySource.findMany({
+      where: { categoryId: target },
+      orderBy: { source: "asc" },
+    });
     expect(mix.map(({ source, leads: count }) => [source, count])).toEqual([
       ["Company websites", 2],
       ["Partner: Acme Data Ltd", 1],

@@ -184,15 +184,20 @@ describe("derived structures", () => {
     const watched = new Set(
       [...body.matchAll(/\bo\.(\w+)/g)].map((match) => match[1]).filter((c) => c !== "id"),
     );
-    // Previews show these fields; counts, freshness, status mix and segments come from the rollups,
-    // whose keys are these columns.
+    // Previews show these fields; counts, freshness, status mix, segments and the source mix come
+    // from the rollups, whose keys are these columns.
     const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
     const previews = Object.keys(previewSelect)
       .filter((key) => key !== "id")
       .map(snake);
-    const rollupKeys = ["category_id", "country", "verified_at", "email_status", "quarantined_at"].concat(
-      ["region", "seniority", "department", "size", "revenue"].map((facet) => `facet_${facet}`),
-    );
+    const rollupKeys = [
+      "category_id",
+      "country",
+      "verified_at",
+      "email_status",
+      "quarantined_at",
+      "source",
+    ].concat(["region", "seniority", "department", "size", "revenue"].map((facet) => `facet_${facet}`));
     expect([...watched].sort()).toEqual([...new Set([...previews, ...rollupKeys])].sort());
     // The segment previews read no column the list lacks.
     const segmentPreviews = await readFile("lib/leads/segment-preview.ts", "utf8");
