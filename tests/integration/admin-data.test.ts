@@ -428,6 +428,11 @@ describe("lead import", () => {
       ["Company websites", 2],
       ["Partner: Acme Data Ltd", 1],
     ]);
+    const { findAnyCategory } = await import("@/lib/categories/public");
+    expect((await findAnyCategory(target))?.sourceMix).toEqual([
+      { source: "Company websites", leads: 2 },
+      { source: "Partner: Acme Data Ltd", leads: 1 },
+    ]);
 
     // A source that is blank or too long is a 400 naming the field, and nothing is imported.
     for (const bad of ["   ", "y".repeat(201)]) {
