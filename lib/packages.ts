@@ -35,12 +35,14 @@ const PREMIUM_COLUMNS = [
   ...STANDARD_COLUMNS,
   ...columns("seniority", "department", "company_website", "company_revenue", "verified_at"),
 ];
+// Every file ends with where and when each lead was collected (docs/product-rules.md, "UK compliance").
+const PROVENANCE_COLUMNS = columns("source", "collected_at");
 
 /** What each package's download holds, in file order. */
 export const PACKAGE_COLUMNS: Record<PackageId, Column[]> = {
-  starter: STARTER_COLUMNS,
-  standard: STANDARD_COLUMNS,
-  premium: PREMIUM_COLUMNS,
+  starter: [...STARTER_COLUMNS, ...PROVENANCE_COLUMNS],
+  standard: [...STANDARD_COLUMNS, ...PROVENANCE_COLUMNS],
+  premium: [...PREMIUM_COLUMNS, ...PROVENANCE_COLUMNS],
 };
 
 // The feature list is read off the columns, so a card can never promise a field the file lacks.

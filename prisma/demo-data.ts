@@ -455,6 +455,10 @@ const STATUS_CYCLE: EmailStatus[] = Array.from({ length: 20 }, (_, i) =>
   i % 10 === 3 ? "accept_all" : i === 17 ? "unknown" : "valid",
 );
 
+// Where demo leads were collected: each company's contacts share one, picked by the company's walk
+// (not the seeded draws, so every other generated value stays as it was).
+const DEMO_SOURCES = ["Company websites", "Public professional profiles", "Partner: Acme Data Ltd"];
+
 /**
  * `count` leads of one country (USA unless given) with unique emails, company by company, in
  * batches. About 88% were verified in the last 30 days, the rest up to 120 days ago.
@@ -513,6 +517,7 @@ export function* leadBatches(
         country,
         profileUrl: `https://www.linkedin.com/in/${slug(firstName)}-${slug(lastName)}-${Math.floor(next() * 0xffffff).toString(16)}`,
         verifiedAt: new Date(now - Math.floor(age)),
+        source: DEMO_SOURCES[walked % DEMO_SOURCES.length],
         ...(options.statuses ? { emailStatus: STATUS_CYCLE[(made + i) % STATUS_CYCLE.length] } : {}),
       });
       if (batch.length === batchSize) {

@@ -16,7 +16,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Progress } from "@/components/ui/progress";
 import { useImportLeads } from "@/lib/client/use-admin";
-import { IMPORT_REFUSALS, type ImportRefusal, type ImportReport } from "@/lib/schemas/admin";
+import { IMPORT_REFUSALS, importSource, type ImportRefusal, type ImportReport } from "@/lib/schemas/admin";
 import type { CategoryDto } from "@/lib/schemas/category";
 
 type Props = { category?: CategoryDto; onOpenChange: (open: boolean) => void };
@@ -30,6 +30,7 @@ const REFUSAL_LABELS: Record<ImportRefusal, string> = {
   email_status: "unknown email status",
   country: "unsupported country",
   verified_at: "invalid verified date",
+  collected_at: "invalid collected date",
   value_too_long: "value too long",
   malformed_csv: "malformed CSV",
   file_too_large: "file too large",
@@ -53,6 +54,7 @@ function ImportForm({
   onOpenChange: (open: boolean) => void;
 }) {
   const [file, setFile] = useState<File | null>(null);
+  const [source, setSource] = useState("");
   const [progress, setProgress] = useState(0);
   const [report, setReport] = useState<ImportReport | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -60,6 +62,11 @@ function ImportForm({
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    const parsedSource = importSource.safeParse(source);
+    if (!parsedSource.success) {
+      setError(parsedSource.error.issues[0].message);
+      return;
+    }
     if (!file) {
       setError("Choose a CSV file first");
       return;
@@ -68,7 +75,7 @@ function ImportForm({
     setReport(null);
     setProgress(0);
     importLeads.mutate(
-      { categoryId: category._id, file, onProgress: setProgress },
+      { categoryId: category._id, source: parsedSource.data, file, onProgress: setProgress },
       { onSuccess: setReport, onError: (failure) => setError(failure.message) },
     );
   };
@@ -84,9 +91,22 @@ function ImportForm({
           job title, company, phone, city, state, country (USA or UK), profile URL, verified date, email
           status and more are recognised by their usual header names. Every address is checked (syntax,
           disposable and mail-less domains); rows that fail are reported, not imported. Leads already in the
-          category are skipped.
+          category are skipped. The source is stored on every row (a Source column overrides it per row), with
+          the Collected At column or else today as the collection date.
         </DialogDescription>
       </DialogHeader>
+      <div className="grid gap-2">
+        <Label htmlFor="import-source">Source</Label>
+        <Input
+          id="import-source"
+          required
+          maxLength={200}
+          placeholder="e.g. Company websites, Partner: Acme Data Ltd"
+          value={source}
+          disabled={importLeads.isPending}
+          onChange={(event) => setSource(event.target.value)}
+        />
+      </div>
       <div className="grid gap-2">
         <Label htmlFor="import-file">CSV file</Label>
         <Input
@@ -120,6 +140,9 @@ function ImportForm({
           <ul className="grid gap-1 text-sm">
             <li>
               Imported: <strong>{formatCount(report.imported)}</strong>
+            </li>
+            <li>
+              Source: <strong>{report.source ?? "Not recorded"}</strong>
             </li>
             <li>
               Duplicates skipped: <strong>{formatCount(report.duplicates)}</strong>

@@ -1,10 +1,15 @@
 import { BadgeCheckIcon, MapPinIcon, RefreshCwIcon, UsersIcon } from "lucide-react";
 import { Breadcrumb } from "@/components/category/breadcrumb";
-import { freshnessText, phoneScreeningText, statusMixText } from "@/components/category/freshness";
+import {
+  freshnessText,
+  phoneScreeningText,
+  sourceMixText,
+  statusMixText,
+} from "@/components/category/freshness";
 import { StaticImage } from "@/components/ui/static-image";
 import { Tooltip } from "@/components/ui/tooltip";
 import { LOCATION_NAMES, listTitle, type Location } from "@/lib/location";
-import type { PhoneScreening, StatusMix } from "@/lib/schemas/category";
+import type { PhoneScreening, SourceLeads, StatusMix } from "@/lib/schemas/category";
 
 const number = new Intl.NumberFormat("en-US");
 
@@ -18,6 +23,7 @@ export function CategoryHero({
   statusMix,
   updatedAt,
   phoneScreening,
+  sourceMix,
   image,
 }: {
   title: string;
@@ -29,6 +35,8 @@ export function CategoryHero({
   updatedAt: string | null;
   /** UK only: the phones' TPS/CTPS screening. */
   phoneScreening?: PhoneScreening | null;
+  /** Where the category's leads came from. */
+  sourceMix: SourceLeads[];
   image: string;
 }) {
   return (
@@ -74,6 +82,11 @@ export function CategoryHero({
           {phoneScreening !== undefined && (
             <p className="mt-1 text-xs text-muted-foreground" data-testid="phone-screening">
               {phoneScreeningText(phoneScreening)}
+            </p>
+          )}
+          {sourceMix.length > 0 && (
+            <p className="mt-1 text-xs text-muted-foreground" data-testid="source-mix">
+              Sources: {sourceMixText(sourceMix)}
             </p>
           )}
         </div>

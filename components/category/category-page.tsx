@@ -98,6 +98,7 @@ export async function CategoryPageBody({
         statusMix={category.statusMixByLocation[location]}
         updatedAt={category.updatedAt}
         phoneScreening={location === "UK" ? category.ukPhoneScreening : undefined}
+        sourceMix={category.sourceMix}
         image={image}
       />
       {/* No Suspense boundary below the hero: a streamed boundary's content is revealed by script,

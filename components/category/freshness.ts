@@ -1,4 +1,4 @@
-import type { PhoneScreening, StatusMix } from "@/lib/schemas/category";
+import type { PhoneScreening, SourceLeads, StatusMix } from "@/lib/schemas/category";
 
 // The freshness line shown on category cards and the category page (docs/product-rules.md,
 // "Freshness"). Dates in UTC, so the server's and the browser's renders agree.
@@ -13,6 +13,12 @@ const DAY = new Intl.DateTimeFormat("en-US", {
 export function statusMixText(mix: StatusMix): string {
   const [valid, acceptAll, unknown] = wholePercents([mix.valid, mix.acceptAll, mix.unknown]);
   return `${valid}% valid, ${acceptAll}% accept-all, ${unknown}% unknown`;
+}
+
+/** "Company websites 60%, Partner: Acme Data Ltd 40%": where the sellable leads came from. */
+export function sourceMixText(mix: SourceLeads[]): string {
+  const percents = wholePercents(mix.map(({ leads }) => leads));
+  return mix.map(({ source }, index) => `${source} ${percents[index]}%`).join(", ");
 }
 
 /**

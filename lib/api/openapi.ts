@@ -168,6 +168,9 @@ const category = z.object({
     })
     .nullable()
     .describe("The UK leads' TPS/CTPS screening; null before both registers are loaded"),
+  sourceMix: z
+    .array(z.object({ source: z.string(), leads: z.number().int() }))
+    .describe('Sellable leads per source, most first; past the fourth, the rest as "Other sources"'),
   updatedAt: isoDate.nullable(),
   createdAt: isoDate,
 }) satisfies z.ZodType<CategoryDto>;
@@ -303,6 +306,10 @@ const categoryExample = {
     UK: { valid: 5_200, acceptAll: 800, unknown: 300 },
   },
   ukPhoneScreening: { screenedAt: "2026-11-20", callablePercent: 82, current: true },
+  sourceMix: [
+    { source: "Company websites", leads: 14_000 },
+    { source: "Public professional profiles", leads: 10_500 },
+  ],
   updatedAt: NOW,
   createdAt: "2026-01-15T09:00:00.000Z",
 };

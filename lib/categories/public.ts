@@ -1,8 +1,8 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { SCREENING_DAYS } from "@/lib/schemas/category";
-import type { CategoryDto } from "@/lib/schemas/category";
+import { NAMED_SOURCES, OTHER_SOURCES, SCREENING_DAYS } from "@/lib/schemas/category";
+import type { CategoryDto, SourceLeads } from "@/lib/schemas/category";
 
 /** Freshness window: the UTC day of the reading and the 29 before it (docs/product-rules.md). */
 export const RECENT_DAYS = 30;
@@ -26,7 +26,14 @@ type CategoryRow = {
   screened_uk: number;
   callable: number;
   screening_current: boolean;
+  sources: SourceLeads[];
 };
+
+function sourceMix(sources: SourceLeads[]): SourceLeads[] {
+  if (sources.length <= NAMED_SOURCES + 1) return sources;
+  const rest = sources.slice(NAMED_SOURCES).reduce((sum, { leads }) => sum + leads, 0);
+  return [...sources.slice(0, NAMED_SOURCES), { source: OTHER_SOURCES, leads: rest }];
+}
 
 function percent(part: number, whole: number): number {
   // Rounded down: 100% only when every lead is recent.
@@ -66,6 +73,7 @@ function toCategoryDto(row: CategoryRow): CategoryDto {
           current: row.screening_current,
         }
       : null,
+    sourceMix: sourceMix(row.sources),
   };
 }
 
@@ -84,7 +92,11 @@ function selectCategories(where: Prisma.Sql): Prisma.Sql {
       COALESCE(sum(d.leads) FILTER (WHERE d.country = 'UK' AND d.email_status = 'accept_all'), 0)::int AS uk_accept_all,
       to_char(s.screened_at, 'YYYY-MM-DD') AS screened_at, COALESCE(s.uk_leads, 0) AS screened_uk,
       COALESCE(s.callable, 0) AS callable,
-      COALESCE(s.screened_at >= today.day - ${SCREENING_DAYS}::int, false) AS screening_current
+      COALESCE(s.screened_at >= today.day - ${SCREENING_DAYS}::int, false) AS screening_current,
+      -- Kept by the rollup trigger on leads (prisma/derived/20-category-rollups.sql).
+      (SELECT COALESCE(json_agg(json_build_object('source', o.source, 'leads', o.leads)
+                                ORDER BY o.leads DESC, o.source), '[]')
+       FROM category_sources o WHERE o.category_id = c.id) AS sources
     FROM categories c
     CROSS JOIN (SELECT (now() AT TIME ZONE 'UTC')::date AS day) today
     LEFT JOIN category_lead_days d ON d.category_id = c.id

@@ -177,6 +177,7 @@ export function useQuarantineAction(action: "release" | "delete") {
 /** Uploads a CSV with XMLHttpRequest, the one browser API that reports upload progress. */
 export function uploadLeadsCsv(
   categoryId: string,
+  source: string,
   file: File,
   onProgress: (fraction: number) => void,
 ): Promise<ImportReport> {
@@ -200,6 +201,8 @@ export function uploadLeadsCsv(
     };
     xhr.onerror = () => reject(new Error("Network error during upload"));
     const form = new FormData();
+    // Before the file: the server reads the parts in order.
+    form.append("source", source);
     form.append("file", file);
     xhr.send(form);
   });
@@ -207,8 +210,17 @@ export function uploadLeadsCsv(
 
 export function useImportLeads() {
   return useCategoryMutation(
-    ({ categoryId, file, onProgress }: { categoryId: string; file: File; onProgress: (f: number) => void }) =>
-      uploadLeadsCsv(categoryId, file, onProgress),
+    ({
+      categoryId,
+      source,
+      file,
+      onProgress,
+    }: {
+      categoryId: string;
+      source: string;
+      file: File;
+      onProgress: (f: number) => void;
+    }) => uploadLeadsCsv(categoryId, source, file, onProgress),
   );
 }
 

@@ -5,7 +5,8 @@ import { checkPhone } from "./phone";
 
 // A lead as a row of COPY's text format: the text fields, country and verification date, then the
 // verdict of its email check (docs/product-rules.md, "Verification"), then its phone normalised
-// (lib/leads/phone.ts; a UK number is screened after insertion, lib/leads/screening.ts).
+// (lib/leads/phone.ts; a UK number is screened after insertion, lib/leads/screening.ts), then its
+// source and collection date.
 
 const VERIFICATION_COLUMNS = `email_status "EmailStatus", email_checked_at timestamptz,
   email_status_reason text, role_account boolean, free_mail boolean`;
@@ -22,12 +23,15 @@ export const LEAD_COLUMNS = [
   "free_mail",
   "phone_e164",
   "phone_status",
+  "source",
+  "collected_at",
 ].join(", ");
 
 /** A private table of the same rows, for the ones that may repeat an email. */
 export const STAGING = `CREATE TEMP TABLE lead_import (
     ${TEXT_FIELDS.map(({ column }) => `${column} text`).join(", ")}, country "Country",
-    verified_at timestamptz, ${VERIFICATION_COLUMNS}, phone_e164 text, phone_status "PhoneStatus"
+    verified_at timestamptz, ${VERIFICATION_COLUMNS}, phone_e164 text, phone_status "PhoneStatus",
+    source text, collected_at timestamptz
   ) ON COMMIT DROP`;
 
 /** Most rows of an import share one verification time and one check time: each written once. */
@@ -44,6 +48,10 @@ function isoOfLast(): (date: Date) => string {
 }
 const verifiedIso = isoOfLast();
 const checkedIso = isoOfLast();
+const collectedIso = isoOfLast();
+
+/** What an import without a source stores (the column's default too). */
+export const SOURCE_NOT_RECORDED = "Not recorded";
 
 /** The row of a lead; `email` is the lead's, lower-cased (the unique key is on the stored text). */
 export function copyLine(lead: LeadInput, email: string): string {
@@ -54,6 +62,7 @@ export function copyLine(lead: LeadInput, email: string): string {
   const phone = checkPhone(lead.phone, lead.country);
   return (
     `${line}${lead.country}\t${verifiedIso(lead.verifiedAt)}\t${lead.emailStatus ?? "unknown"}\t${checked}\t` +
-    `${reason}\t${lead.roleAccount ? "t" : "f"}\t${lead.freeMail ? "t" : "f"}\t${phone.e164}\t${phone.status}\n`
+    `${reason}\t${lead.roleAccount ? "t" : "f"}\t${lead.freeMail ? "t" : "f"}\t${phone.e164}\t${phone.status}\t` +
+    `${copyField(lead.source ?? SOURCE_NOT_RECORDED)}\t${collectedIso(lead.collectedAt ?? lead.verifiedAt)}\n`
   );
 }

@@ -5,7 +5,8 @@ import type { Column } from "@/lib/packages";
 // default field for keeps our header and is imported as a custom field. Company size and revenue
 // stay custom in both: we deliver them as bands ("51-200", "10M-50M"), which Salesforce's number
 // and currency fields (No. of Employees, Annual Revenue) refuse and which are none of the options of
-// HubSpot's contact property Number of Employees.
+// HubSpot's contact property Number of Employees. Source stays ours too: Salesforce's Lead Source is a
+// picklist of its own values, and HubSpot's Original Source is set by HubSpot alone.
 
 /** HubSpot's default contact property labels, which its import matches column headers against. */
 const HUBSPOT: Record<string, string> = {

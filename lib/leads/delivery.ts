@@ -12,7 +12,9 @@ export type DeliveryRow = (string | null)[];
 /** A column's text as delivered, as an SQL expression over the lead `l`. */
 export function columnSql(key: string): string {
   // Column keys come from the fixed PACKAGE_COLUMNS table, never from input.
-  if (key === "verified_at") return `to_char(l.verified_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+  if (key === "verified_at" || key === "collected_at") {
+    return `to_char(l.${key} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+  }
   if (key === "country") return "l.country::text";
   // valid, accept-all, unknown or invalid (a lead found invalid more than 30 days after the sale
   // stays in the file; before that lib/orders/heal.ts swaps it).

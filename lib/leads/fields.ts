@@ -101,12 +101,16 @@ export const LEAD_FIELDS = [
 ] as const;
 
 /**
- * Columns a download delivers that no import reads: what our own screening found of the phone
- * (docs/product-rules.md, "UK compliance"), for every package.
+ * Columns every package's download delivers beyond the lead fields (docs/product-rules.md, "UK
+ * compliance"): what our own screening found of the phone, which no import reads, and where and
+ * when the lead was collected, which an import reads as "Source" and "Collected At"
+ * (lib/leads/import-rows.ts).
  */
 export const DELIVERED_FIELDS = [
   { column: "phone_status", header: "Phone Status" },
   { column: "phone_screened_at", header: "Phone Screened At" },
+  { column: "source", header: "Source" },
+  { column: "collected_at", header: "Collected At" },
 ] as const;
 
 export type LeadField = (typeof LEAD_FIELDS)[number];

@@ -2,8 +2,9 @@ import "server-only";
 import type { Location } from "@/lib/location";
 import { LEAD_FIELDS } from "@/lib/leads/fields";
 import { parseVerifiedAt } from "@/lib/leads/import-dates";
+import { SOURCE_NOT_RECORDED } from "@/lib/leads/copy-lines";
 import type { LeadInput } from "@/lib/leads/insert";
-import type { ImportRefusal } from "@/lib/schemas/admin";
+import { MAX_SOURCE_LENGTH, type ImportRefusal } from "@/lib/schemas/admin";
 import { localCheck, type EmailStatus } from "@/lib/verification/verify-addresses";
 
 // One CSV row of an import read into a lead, or the reason it is refused. The checks that need no
@@ -16,10 +17,15 @@ type Field = keyof LeadInput | "fullName";
 
 // A full name column fills first and last name when they have no columns of their own.
 const FULL_NAME_ALIASES = ["name", "fullname", "contactname"];
+// A row's own source overrides the file's; its collection date, the import's.
+const SOURCE_ALIASES = ["source", "datasource", "leadsource"];
+const COLLECTED_AT_ALIASES = ["collectedat", "collected", "collecteddate", "collectedon", "collectiondate"];
 
 const FIELD_BY_ALIAS = new Map<string, Field>([
   ...LEAD_FIELDS.flatMap(({ field, aliases }) => aliases.map((alias): [string, Field] => [alias, field])),
   ...FULL_NAME_ALIASES.map((alias): [string, Field] => [alias, "fullName"]),
+  ...SOURCE_ALIASES.map((alias): [string, Field] => [alias, "source"]),
+  ...COLLECTED_AT_ALIASES.map((alias): [string, Field] => [alias, "collectedAt"]),
 ]);
 
 export function normalizeHeader(name: string): string {
@@ -95,7 +101,13 @@ function cell(columns: Map<Field, number>, record: string[], field: Field): stri
   return (value.includes("\u0000") ? value.replaceAll("\u0000", "") : value).trim();
 }
 
-export function toLead(columns: Map<Field, number>, record: string[], now: Date): RowResult {
+/** Reads a row; `source` is the file's, for rows without a Source cell of their own. */
+export function toLead(
+  columns: Map<Field, number>,
+  record: string[],
+  now: Date,
+  source: string = SOURCE_NOT_RECORDED,
+): RowResult {
   const get = (field: Field): string => cell(columns, record, field);
   for (const [field, index] of columns) {
     if ((record[index] ?? "").length > MAX_CELL_LENGTH) {
@@ -129,6 +141,16 @@ export function toLead(columns: Map<Field, number>, record: string[], now: Date)
       reason: `Unknown email status "${statusText.slice(0, 60)}" (valid, accept-all, unknown or invalid)`,
     };
   }
+  const collectedText = get("collectedAt");
+  const collectedAt = collectedText ? parseVerifiedAt(collectedText, country, now) : now;
+  if (!collectedAt) {
+    return { code: "collected_at", reason: `Invalid collected date "${collectedText.slice(0, 60)}"` };
+  }
+  const rowSource = get("source");
+  if (rowSource.length > MAX_SOURCE_LENGTH) {
+    return { code: "value_too_long", reason: `Source too long (at most ${MAX_SOURCE_LENGTH} characters)` };
+  }
+
   if (check.reason === "disposable") {
     return { code: "disposable", reason: `Disposable email domain "${address.domain}"` };
   }
@@ -163,6 +185,8 @@ export function toLead(columns: Map<Field, number>, record: string[], now: Date)
       emailStatus,
       roleAccount: check.roleAccount,
       freeMail: check.freeMail,
+      source: rowSource || source,
+      collectedAt,
     },
   };
 }

@@ -2,14 +2,14 @@ import "server-only";
 import type { Readable } from "node:stream";
 import { db, pool } from "@/lib/db";
 import { AppError, badRequest, FileTooLargeError, notFound } from "@/lib/errors";
-import { consumeFile, type FormBody, type UploadLimits } from "@/lib/limits/uploads";
+import { consumeFile, type FormBody, type FormPart, type UploadLimits } from "@/lib/limits/uploads";
 import { revalidateCatalogue } from "@/lib/categories/cache";
 import { csvRecords, UploadError } from "@/lib/leads/csv-records";
 import { domainChecked, type Refused, type Row } from "@/lib/leads/import-checks";
 import { mapHeader, toLead } from "@/lib/leads/import-rows";
 import { insertLeadStream } from "@/lib/leads/insert";
 import { screenPhones } from "@/lib/leads/screening";
-import { IMPORT_REFUSALS, type ImportReport } from "@/lib/schemas/admin";
+import { IMPORT_REFUSALS, importSource, type ImportReport } from "@/lib/schemas/admin";
 import { getEmailVerifierApiKey } from "@/lib/settings";
 import { mailDomainChecker, zeroBounce } from "@/lib/verification/configured";
 import type { MailDomainChecker } from "@/lib/verification/mail-domain";
@@ -39,11 +39,12 @@ async function configuredChecks(): Promise<ImportChecks> {
   return { domains: mailDomainChecker(), queued: zeroBounce(await getEmailVerifierApiKey()) !== null };
 }
 
-/** Imports rows from a CSV byte stream into a category. */
+/** Imports rows from a CSV byte stream into a category; `source` is the file's (null: none given). */
 export async function importLeadsCsv(
   categoryId: string,
   input: Readable,
   checks?: ImportChecks,
+  source: string | null = null,
 ): Promise<ImportReport> {
   const report: ImportReport = {
     imported: 0,
@@ -53,6 +54,7 @@ export async function importLeadsCsv(
     invalidCount: 0,
     reasons: Object.fromEntries(IMPORT_REFUSALS.map((code) => [code, 0])) as ImportReport["reasons"],
     unknownFacets: { region: 0, seniority: 0, department: 0, size: 0, revenue: 0 },
+    source,
   };
   const refuse = ({ line, code, reason }: Refused) => {
     report.invalidCount += 1;
@@ -87,7 +89,7 @@ export async function importLeadsCsv(
             continue;
           }
           if (record.every((cell) => cell.trim() === "")) continue;
-          const result = toLead(columns, record, now);
+          const result = toLead(columns, record, now, source ?? undefined);
           batch.push({ line, ...result });
           if (batch.length >= BATCH_SIZE) {
             yield batch;
@@ -144,9 +146,31 @@ export const IMPORT_LIMITS: UploadLimits = {
     badRequest('Upload the file as multipart/form-data in the field "file"', { file: MISSING_FILE }),
 };
 
-/** Imports the upload's file (field "file") into the category. Other parts are ignored; a missing file is a 400. */
+/**
+ * Imports the upload's file (field "file") into the category, with the source of the field
+ * "source" when it comes before the file (docs/product-rules.md, "UK compliance"). Other parts are
+ * ignored; a missing file is a 400.
+ */
 export async function importLeadsUpload(categoryId: string, body: FormBody): Promise<ImportReport> {
   const exists = await db().category.findUnique({ where: { id: categoryId }, select: { id: true } });
   if (!exists) throw notFound("Category not found");
-  return consumeFile(body, "file", MISSING_FILE, (file) => importLeadsCsv(categoryId, file));
+  let source: string | null = null;
+  // The parts as they arrive, the source field read on the way to the file.
+  async function* readingSource(parts: AsyncIterable<FormPart>): AsyncGenerator<FormPart> {
+    for await (const part of parts) {
+      if (part.name === "source" && "value" in part) {
+        const parsed = importSource.safeParse(part.value);
+        if (!parsed.success) {
+          const message = parsed.error.issues[0].message;
+          throw badRequest(message, { source: message });
+        }
+        source = parsed.data;
+      }
+      yield part;
+    }
+  }
+  const read: FormBody = "parts" in body ? { parts: readingSource(body.parts) } : body;
+  return consumeFile(read, "file", MISSING_FILE, (file) =>
+    importLeadsCsv(categoryId, file, undefined, source),
+  );
 }

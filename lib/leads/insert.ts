@@ -42,6 +42,10 @@ export type LeadInput = {
   emailStatusReason?: string;
   roleAccount?: boolean;
   freeMail?: boolean;
+  /** Where the lead came from (docs/product-rules.md, "UK compliance"); unset: "Not recorded". */
+  source?: string;
+  /** When the source collected it; unset: its verification date (it was collected by then). */
+  collectedAt?: Date;
 };
 
 // Rows that may repeat an email already in the category or earlier in the input are moved from

@@ -245,6 +245,7 @@ export const IMPORT_REFUSALS = [
   "email_status",
   "country",
   "verified_at",
+  "collected_at",
   "value_too_long",
   "malformed_csv",
   "file_too_large",
@@ -275,7 +276,20 @@ export type ImportReport = {
   reasons: Record<ImportRefusal, number>;
   /** Imported leads per segment facet that could not be mapped to its vocabulary (`unknown`). */
   unknownFacets: Record<"region" | "seniority" | "department" | "size" | "revenue", number>;
+  /**
+   * The import's source, stored for rows without a Source cell of their own; null when none was
+   * given (an API import without the field): such rows are stored as "Not recorded".
+   */
+  source: string | null;
 };
+
+/** Where an import's leads came from (docs/product-rules.md, "UK compliance"). */
+export const MAX_SOURCE_LENGTH = 200;
+export const importSource = z
+  .string()
+  .trim()
+  .min(1, "Say where these leads came from")
+  .max(MAX_SOURCE_LENGTH, `At most ${MAX_SOURCE_LENGTH} characters`);
 
 /** A category's leads due for a re-check, and the admin's "Re-check now" of it (null: never asked). */
 export type RecheckOverview = {

@@ -22,7 +22,17 @@ export type CategoryDto = {
   createdAt: string;
   /** The UK phones' last TPS/CTPS screening (docs/product-rules.md, "UK compliance"); null before any. */
   ukPhoneScreening: PhoneScreening | null;
+  /**
+   * Sellable leads per source (docs/product-rules.md, "UK compliance"), most first: the largest
+   * sources, then the rest together as "Other sources".
+   */
+  sourceMix: SourceLeads[];
 };
+
+export type SourceLeads = { source: string; leads: number };
+/** How many sources the mix names before it puts the rest together. */
+export const NAMED_SOURCES = 4;
+export const OTHER_SOURCES = "Other sources";
 
 /**
  * How long a TPS/CTPS screening holds (PECR: screen within 28 days before calling), and how long

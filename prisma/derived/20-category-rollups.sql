@@ -6,8 +6,9 @@
 --   category_segments     sellable leads per country, email status and facet combination (segment
 --                         counts, which follow the email quality chosen);
 --   category_check_days   sellable leads per UTC day of their last verification or check (the
---                         re-checks due).
--- One function serves all four, for inserts, deletes and updates alike: it turns the statement's
+--                         re-checks due);
+--   category_sources      sellable leads per source (the category page's source mix).
+-- One function serves all five, for inserts, deletes and updates alike: it turns the statement's
 -- rows into signed changes per bucket (+1 a sellable lead that arrived, -1 one that left) and adds
 -- them up in one grouped pass.
 
@@ -37,7 +38,7 @@ DECLARE
   -- A lead's place in the rollups, with its sellability.
   keys CONSTANT text := $k$ category_id, country, (verified_at AT TIME ZONE 'UTC')::date,
     email_status, facet_region, facet_seniority, facet_department, facet_size, facet_revenue,
-    lead_checked_on(verified_at, email_checked_at), lead_sellable(quarantined_at, email_status) $k$;
+    lead_checked_on(verified_at, email_checked_at), source, lead_sellable(quarantined_at, email_status) $k$;
   changes text;
 BEGIN
   IF TG_OP = 'INSERT' THEN
@@ -47,22 +48,22 @@ BEGIN
   ELSE
     -- Only rows whose place or sellability changed move: -1 where they were, +1 where they are.
     changes := format($q$
-      SELECT r.* FROM (SELECT id, %1$s FROM old_rows) o(id, c, y, v, e, r, s, d, z, m, k, sellable)
-      JOIN (SELECT id, %1$s FROM new_rows) n(id, c, y, v, e, r, s, d, z, m, k, sellable) ON n.id = o.id
-      CROSS JOIN LATERAL (VALUES (o.c, o.y, o.v, o.e, o.r, o.s, o.d, o.z, o.m, o.k, o.sellable, -1),
-                                 (n.c, n.y, n.v, n.e, n.r, n.s, n.d, n.z, n.m, n.k, n.sellable, 1)) r
-      WHERE (o.c, o.y, o.v, o.e, o.r, o.s, o.d, o.z, o.m, o.k, o.sellable)
-            IS DISTINCT FROM (n.c, n.y, n.v, n.e, n.r, n.s, n.d, n.z, n.m, n.k, n.sellable)$q$, keys);
+      SELECT r.* FROM (SELECT id, %1$s FROM old_rows) o(id, c, y, v, e, r, s, d, z, m, k, src, sellable)
+      JOIN (SELECT id, %1$s FROM new_rows) n(id, c, y, v, e, r, s, d, z, m, k, src, sellable) ON n.id = o.id
+      CROSS JOIN LATERAL (VALUES (o.c, o.y, o.v, o.e, o.r, o.s, o.d, o.z, o.m, o.k, o.src, o.sellable, -1),
+                                 (n.c, n.y, n.v, n.e, n.r, n.s, n.d, n.z, n.m, n.k, n.src, n.sellable, 1)) r
+      WHERE (o.c, o.y, o.v, o.e, o.r, o.s, o.d, o.z, o.m, o.k, o.src, o.sellable)
+            IS DISTINCT FROM (n.c, n.y, n.v, n.e, n.r, n.s, n.d, n.z, n.m, n.k, n.src, n.sellable)$q$, keys);
   END IF;
   EXECUTE format($q$
     WITH delta AS MATERIALIZED (
       SELECT category_id, country, verified_on, email_status, region, seniority, department, size, revenue,
-             checked_on, sellable, sum(leads)::int AS leads
+             checked_on, source, sellable, sum(leads)::int AS leads
       FROM (%s) AS rows(category_id, country, verified_on, email_status, region, seniority, department, size,
-                        revenue, checked_on, sellable, leads)
+                        revenue, checked_on, source, sellable, leads)
       -- A category being deleted takes its rollups with it (ON DELETE CASCADE) before its leads go.
       WHERE EXISTS (SELECT 1 FROM categories c WHERE c.id = rows.category_id)
-      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
+      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
     ), days AS (
       INSERT INTO category_lead_days AS d (category_id, country, verified_on, email_status, leads)
       SELECT category_id, country, verified_on, email_status, sum(leads)::int FROM delta WHERE sellable
@@ -79,6 +80,10 @@ BEGIN
       INSERT INTO category_check_days AS k (category_id, checked_on, leads)
       SELECT category_id, checked_on, sum(leads)::int FROM delta WHERE sellable GROUP BY 1, 2 HAVING sum(leads) <> 0
       ON CONFLICT (category_id, checked_on) DO UPDATE SET leads = k.leads + EXCLUDED.leads
+    ), sources AS (
+      INSERT INTO category_sources AS o (category_id, source, leads)
+      SELECT category_id, source, sum(leads)::int FROM delta WHERE sellable GROUP BY 1, 2 HAVING sum(leads) <> 0
+      ON CONFLICT (category_id, source) DO UPDATE SET leads = o.leads + EXCLUDED.leads
     )
     UPDATE categories c SET count = c.count + total.leads %s
     FROM (SELECT category_id, COALESCE(sum(leads) FILTER (WHERE sellable), 0)::int AS leads FROM delta GROUP BY 1) total
@@ -93,7 +98,8 @@ BEGIN
     EXECUTE format($q$
       WITH touched AS (SELECT DISTINCT category_id FROM %s),
       days AS (DELETE FROM category_lead_days d USING touched t WHERE d.category_id = t.category_id AND d.leads <= 0),
-      segments AS (DELETE FROM category_segments s USING touched t WHERE s.category_id = t.category_id AND s.leads <= 0)
+      segments AS (DELETE FROM category_segments s USING touched t WHERE s.category_id = t.category_id AND s.leads <= 0),
+      sources AS (DELETE FROM category_sources o USING touched t WHERE o.category_id = t.category_id AND o.leads <= 0)
       DELETE FROM category_check_days k USING touched t WHERE k.category_id = t.category_id AND k.leads <= 0$q$,
       CASE TG_OP WHEN 'DELETE' THEN 'old_rows'
         ELSE '(SELECT category_id FROM old_rows UNION ALL SELECT category_id FROM new_rows) AS rows' END);

@@ -10,7 +10,7 @@ END $$;
 
 -- Re-checks write every lead they check while most verdicts change nothing a page shows: an update
 -- bumps the version only when a lead shown before or after it changed in sellability or in a
--- column the pages read (counts, freshness, status mix, segments, previews). The list below is
+-- column the pages read (counts, freshness, status mix, segments, source mix, previews). The list below is
 -- those columns; tests/integration/derived.test.ts holds it equal to the columns the pages read
 -- (CATALOGUE_PAGE_COLUMNS in lib/categories/page-columns.ts).
 CREATE OR REPLACE FUNCTION "leads_catalogue_version_update"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
@@ -20,11 +20,11 @@ BEGIN
      WHERE (lead_sellable(o.quarantined_at, o.email_status) OR lead_sellable(n.quarantined_at, n.email_status))
        AND (lead_sellable(o.quarantined_at, o.email_status), o.category_id, o.country, o.verified_at, o.email_status,
             o.first_name, o.last_name, o.job_title, o.company, o.city, o.state, o.facet_region,
-            o.facet_seniority, o.facet_department, o.facet_size, o.facet_revenue)
+            o.facet_seniority, o.facet_department, o.facet_size, o.facet_revenue, o.source)
            IS DISTINCT FROM
            (lead_sellable(n.quarantined_at, n.email_status), n.category_id, n.country, n.verified_at, n.email_status,
             n.first_name, n.last_name, n.job_title, n.company, n.city, n.state, n.facet_region,
-            n.facet_seniority, n.facet_department, n.facet_size, n.facet_revenue)
+            n.facet_seniority, n.facet_department, n.facet_size, n.facet_revenue, n.source)
   ) THEN
     UPDATE "catalogue_version" SET "version" = "version" + 1 WHERE "id" = 1;
   END IF;

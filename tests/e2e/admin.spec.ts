@@ -277,6 +277,7 @@ test("categories tab: add with validation, edit, import with report, view link",
     "Ada,Again,ADA@robots.com,Engines,UK",
     "Grace,Hopper,grace@robots.com,Navy,",
   ].join("\n");
+  await dialog.getByLabel("Source").fill("Company websites");
   await dialog
     .getByLabel("CSV file")
     .setInputFiles({ name: "robots.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });

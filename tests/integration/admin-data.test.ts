@@ -339,6 +339,8 @@ describe("lead import", () => {
       imported: 4,
       duplicates: 2,
       suppressed: 0,
+      // An API import without a source says so, and stores "Not recorded".
+      source: null,
       unknownFacets: expect.any(Object),
       invalidCount: 7,
       reasons: expect.objectContaining({
@@ -375,11 +377,73 @@ describe("lead import", () => {
       phone: "+44 20 1234 5678",
       country: "UK",
       profileUrl: "https://linkedin.com/in/ada",
+      source: "Not recorded",
     });
     expect(ada.verifiedAt.toISOString()).toBe("2026-01-15T00:00:00.000Z");
     const counted = await db().category.findUniqueOrThrow({ where: { id: target } });
     expect(counted.count).toBe(5);
     expect(await db().lead.count({ where: { categoryId: target } })).toBe(5);
+  });
+
+  it("stores the import's source and date on every row, a row's own Source and Collected At overriding them", async () => {
+    const target = await createCategoryWithLeads(pool(), { title: "Sources", description: "" }, 0, 1);
+    const csv = [
+      "Email,Country,Source,Collected At",
+      "one@sources.com,USA,,",
+      "two@sources.com,UK,Partner: Acme Data Ltd,03/02/2026",
+      "three@sources.com,USA,,2026-02-10T08:00:00Z",
+      "four@sources.com,USA,,someday",
+      `five@sources.com,USA,${"x".repeat(201)},`,
+    ].join("\n");
+    const form = new FormData();
+    form.append("source", "  Company websites ");
+    form.append("file", new Blob([csv], { type: "text/csv" }), "leads.csv");
+    const before = Date.now();
+    const { status, body } = await importCsv(target, form);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      imported: 3,
+      source: "Company websites",
+      invalid: [
+        { line: 5, reason: 'Invalid collected date "someday"' },
+        { line: 6, reason: "Source too long (at most 200 characters)" },
+      ],
+    });
+    const leads = await db().lead.findMany({ where: { categoryId: target }, orderBy: { email: "asc" } });
+    expect(leads.map((lead) => [lead.email, lead.source])).toEqual([
+      ["one@sources.com", "Company websites"],
+      ["three@sources.com", "Company websites"],
+      ["two@sources.com", "Partner: Acme Data Ltd"],
+    ]);
+    expect(leads[0].collectedAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(leads[1].collectedAt.toISOString()).toBe("2026-02-10T08:00:00.000Z");
+    // A UK date is day first.
+    expect(leads[2].collectedAt.toISOString()).toBe("2026-02-03T00:00:00.000Z");
+    // The category's source mix, kept by its trigger.
+    const mix = await db().categorySource.findMany({
+      where: { categoryId: target },
+      orderBy: { source: "asc" },
+    });
+    expect(mix.map(({ source, leads: count }) => [source, count])).toEqual([
+      ["Company websites", 2],
+      ["Partner: Acme Data Ltd", 1],
+    ]);
+    const { findAnyCategory } = await import("@/lib/categories/public");
+    expect((await findAnyCategory(target))?.sourceMix).toEqual([
+      { source: "Company websites", leads: 2 },
+      { source: "Partner: Acme Data Ltd", leads: 1 },
+    ]);
+
+    // A source that is blank or too long is a 400 naming the field, and nothing is imported.
+    for (const bad of ["   ", "y".repeat(201)]) {
+      const refused = new FormData();
+      refused.append("source", bad);
+      refused.append("file", new Blob(["email\nsix@sources.com"], { type: "text/csv" }), "leads.csv");
+      const answer = await importCsv(target, refused);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ errors: { source: expect.any(String) } });
+    }
+    expect(await db().lead.count({ where: { categoryId: target } })).toBe(3);
   });
 
   it("imports thousands of rows in batches with exact counts, and full names split", async () => {
@@ -405,6 +469,7 @@ describe("lead import", () => {
       imported: 5501,
       duplicates: 501,
       suppressed: 0,
+      source: null,
       unknownFacets: expect.any(Object),
       invalidCount: 2,
       reasons: expect.objectContaining({ syntax: 2 }),

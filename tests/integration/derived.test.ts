@@ -126,6 +126,9 @@ describe("derived structures", () => {
       `UPDATE leads SET category_id = '${otherId}' WHERE id IN (${leads} OFFSET 250 LIMIT 25)`,
     );
     await pool().query(`DELETE FROM leads WHERE id IN (${leads} OFFSET 300 LIMIT 35)`);
+    await pool().query(
+      `UPDATE leads SET source = 'Company websites' WHERE id IN (${leads} OFFSET 30 LIMIT 40)`,
+    );
     // A statement that changes nothing the rollups keep leaves them as they are.
     await pool().query(`UPDATE leads SET email_status_reason = 'again' WHERE id IN (${leads} LIMIT 100)`);
 
@@ -151,7 +154,12 @@ describe("derived structures", () => {
          SELECT 'checks', k.leads, a.leads FROM (
            SELECT lead_checked_on(verified_at, email_checked_at) AS checked_on, count(*)::int AS leads FROM sellable GROUP BY 1) a
            FULL JOIN (SELECT * FROM category_check_days WHERE category_id = $1) k USING (checked_on)
-         WHERE a.leads IS DISTINCT FROM k.leads`,
+         WHERE a.leads IS DISTINCT FROM k.leads
+         UNION ALL
+         SELECT 'sources', o.leads, a.leads FROM (
+           SELECT source, count(*)::int AS leads FROM sellable GROUP BY 1) a
+           FULL JOIN (SELECT * FROM category_sources WHERE category_id = $1) o USING (source)
+         WHERE a.leads IS DISTINCT FROM o.leads`,
         [id],
       );
       expect(rows.filter((row) => row.rollup !== "count")).toEqual([]);
@@ -163,7 +171,8 @@ describe("derived structures", () => {
     const { rows: left } = await pool().query(
       `SELECT (SELECT count(*) FROM category_lead_days WHERE category_id = $1)::int
             + (SELECT count(*) FROM category_segments WHERE category_id = $1)::int
-            + (SELECT count(*) FROM category_check_days WHERE category_id = $1)::int AS rows`,
+            + (SELECT count(*) FROM category_check_days WHERE category_id = $1)::int
+            + (SELECT count(*) FROM category_sources WHERE category_id = $1)::int AS rows`,
       [categoryId],
     );
     expect(left[0].rows).toBe(0);
@@ -176,15 +185,20 @@ describe("derived structures", () => {
     const watched = new Set(
       [...body.matchAll(/\bo\.(\w+)/g)].map((match) => match[1]).filter((c) => c !== "id"),
     );
-    // Previews show these fields; counts, freshness, status mix and segments come from the rollups,
-    // whose keys are these columns.
+    // Previews show these fields; counts, freshness, status mix, segments and the source mix come
+    // from the rollups, whose keys are these columns.
     const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
     const previews = Object.keys(previewSelect)
       .filter((key) => key !== "id")
       .map(snake);
-    const rollupKeys = ["category_id", "country", "verified_at", "email_status", "quarantined_at"].concat(
-      ["region", "seniority", "department", "size", "revenue"].map((facet) => `facet_${facet}`),
-    );
+    const rollupKeys = [
+      "category_id",
+      "country",
+      "verified_at",
+      "email_status",
+      "quarantined_at",
+      "source",
+    ].concat(["region", "seniority", "department", "size", "revenue"].map((facet) => `facet_${facet}`));
     expect([...watched].sort()).toEqual([...new Set([...previews, ...rollupKeys])].sort());
     // The segment previews read no column the list lacks.
     const segmentPreviews = await readFile("lib/leads/segment-preview.ts", "utf8");

@@ -1,7 +1,8 @@
 // The download's formats on one paid premium order whose leads are rewritten to fixed values (so
 // the file's bytes do not depend on which leads allocation picked): CSV and Excel byte for byte as
 // before the CRM and JSON formats were added (their SHA-256, taken from the code before that
-// change), and every format read back by a real reader with the same rows in the same order.
+// change, and retaken on purpose when the UK phone columns and then Source and Collected At were
+// added), and every format read back by a real reader with the same rows in the same order.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase } from "../support/database";
@@ -78,7 +79,9 @@ beforeAll(async () => {
        department = 'Sales',
        company_website = CASE WHEN d.p % 3 = 0 THEN '' ELSE 'https://acme.example' END,
        company_revenue = '10M-50M',
-       verified_at = timestamptz '2026-01-01 00:00:00+00' + d.p * interval '1 minute'
+       verified_at = timestamptz '2026-01-01 00:00:00+00' + d.p * interval '1 minute',
+       source = coalesce((SELECT value FROM nasty WHERE at = (d.p + 7) % $3 AND d.p < 200), 'Company websites'),
+       collected_at = timestamptz '2025-12-01 00:00:00+00' + d.p * interval '1 minute'
      FROM delivered d WHERE l.id = d.lead_id`,
     [key, NASTY_CELLS, NASTY_CELLS.length],
   );
@@ -105,16 +108,16 @@ describe("csv and xlsx", () => {
     const csv = await fetchFile();
     expect(csv.response.status).toBe(200);
     expect(csv.bytes.length).toBeGreaterThan(1_000_000);
-    expect(sha256(csv.bytes)).toBe("5f1f31f608078667a543384d7801ffb619eb55a491b7e3a47f5702be8a43f6d7");
+    expect(sha256(csv.bytes)).toBe("fed28b698bec0e34934e8450f7b0f6bb3fca02d2b5c76fae78d9d9d1071358a9");
     expect(sha256((await fetchFile("csv")).bytes)).toBe(
-      "5f1f31f608078667a543384d7801ffb619eb55a491b7e3a47f5702be8a43f6d7",
+      "fed28b698bec0e34934e8450f7b0f6bb3fca02d2b5c76fae78d9d9d1071358a9",
     );
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2026-03-04T05:06:08Z"));
     try {
       const xlsx = await fetchFile("xlsx");
       expect(xlsx.response.status).toBe(200);
-      expect(sha256(xlsx.bytes)).toBe("df7c32f0738a0540971a47ad35610cf72f928a451655a7f58cd444324ccf7faa");
+      expect(sha256(xlsx.bytes)).toBe("36df77ffb396db964db9f64a44d7914951ce04a947e2436b0a34ae7843bddcbd");
     } finally {
       vi.useRealTimers();
     }
@@ -175,10 +178,12 @@ describe("every format", () => {
     expect(salesforce.slice(1)).toEqual(csv.slice(1));
 
     // JSON and NDJSON: the stored text exactly, under the columns' names in code.
-    // The screening's two columns are no lead field: they are named as fields are.
+    // The screening's and the provenance's columns are no lead field: they are named as fields are.
     const screening: Record<string, string> = {
       phone_status: "phoneStatus",
       phone_screened_at: "phoneScreenedAt",
+      source: "source",
+      collected_at: "collectedAt",
     };
     const keys = COLUMNS.map(
       (column) => LEAD_FIELDS.find((field) => field.column === column.key)?.field ?? screening[column.key],
@@ -239,6 +244,8 @@ describe("every format", () => {
       "Website URL",
       "Company Revenue",
       "Verified At",
+      "Source",
+      "Collected At",
     ]);
     const salesforce = parse((await fetchFile("salesforce")).bytes, { to_line: 1 }) as string[][];
     expect(salesforce[0]).toEqual([
@@ -262,6 +269,8 @@ describe("every format", () => {
       "Website",
       "Company Revenue",
       "Verified At",
+      "Source",
+      "Collected At",
     ]);
   });
 

@@ -140,6 +140,8 @@ describe("GET /api/leads/download/{paymentId}", () => {
       "City",
       "State",
       "Country",
+      "Source",
+      "Collected At",
     ]);
     expect(rows).toHaveLength(1001);
 
@@ -249,7 +251,7 @@ describe("GET /api/leads/download/{paymentId}", () => {
   it("adds the standard columns", async () => {
     const { key } = await buyAndPay(big, "standard");
     const rows = parseCsv((await fetchFile(key)).bytes.toString("utf8"));
-    expect(rows[0].slice(12)).toEqual(["Profile URL", "Industry", "Company Size"]);
+    expect(rows[0].slice(12, 15)).toEqual(["Profile URL", "Industry", "Company Size"]);
     expect(rows).toHaveLength(10_001);
   });
 
@@ -262,6 +264,8 @@ describe("GET /api/leads/download/{paymentId}", () => {
       "Company Website",
       "Company Revenue",
       "Verified At",
+      "Source",
+      "Collected At",
     ]);
     expect(csv).toHaveLength(20_001);
     expect(csv[1][19]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
@@ -319,7 +323,8 @@ describe("GET /api/leads/download/{paymentId}", () => {
     const { rows } = await pool().query<string[]>({
       text: `SELECT l.first_name, l.last_name, l.job_title, l.company, l.email,
                replace(l.email_status::text, '_', '-'), l.phone, l.phone_status::text, '', l.city, l.state,
-               l.country::text
+               l.country::text, l.source,
+               to_char(l.collected_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
              FROM order_leads ol JOIN orders o ON o.id = ol.order_id JOIN leads l ON l.id = ol.lead_id
              WHERE o.provider_payment_id = $1 ORDER BY ol.position`,
       values: [npId],
@@ -338,6 +343,8 @@ describe("GET /api/leads/download/{paymentId}", () => {
       "City",
       "State",
       "Country",
+      "Source",
+      "Collected At",
     ];
     const expected = `\uFEFF${csvLine(header)}${rows.map((row) => csvLine(row, { keepPhoneNumbers: true })).join("")}`;
     const file = (await fetchFile(key)).bytes.toString("utf8");

@@ -109,6 +109,7 @@ describe("lead import repeats", () => {
       invalidCount: 1,
       reasons: reasons({ syntax: 1 }),
       unknownFacets: expect.any(Object),
+      source: null,
     });
     expect(await firstNames(id)).toEqual({
       "back\\slash@x.com": "Old",
@@ -145,6 +146,7 @@ describe("lead import repeats", () => {
       imported: 6000,
       duplicates: 12_002,
       suppressed: 0,
+      source: null,
       unknownFacets: expect.any(Object),
       invalid: [],
       invalidCount: 0,
