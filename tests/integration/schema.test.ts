@@ -354,6 +354,10 @@ describe("schema and migrations", () => {
     expect(await prisma.categorySegment.findMany({ where: { categoryId: category.id } })).toMatchObject([
       { categoryId: category.id, country: "UK", leads: 1 },
     ]);
+    // The source mix, kept by the same triggers.
+    expect(await prisma.categorySource.findMany({ where: { categoryId: category.id } })).toMatchObject([
+      { categoryId: category.id, leads: 1 },
+    ]);
 
     const recheck = {
       categoryId: category.id,
@@ -574,6 +578,8 @@ describe("schema and migrations", () => {
       "category_phone_screens FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
       // So do its segment counts.
       "category_segments FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
+      // So does its source mix.
+      "category_sources FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
       // A lead waiting to be healed leaves the queue with it (prisma/derived/50-heal-queue.sql).
       "invalidated_leads FOREIGN KEY (lead_id) REFERENCES leads(id) ON UPDATE CASCADE ON DELETE CASCADE",
       // Removing a category removes its leads...
