@@ -123,7 +123,7 @@ for (const viewport of [
       const rows = await rowsOf(downloads[0]);
       expect(rows).toHaveLength(1001);
       expect(rows[0]).toBe(
-        "First Name,Last Name,Title,Company,Email,Email Status,Phone,Phone Status,Phone Screened At,City,State,Country",
+        "First Name,Last Name,Title,Company,Email,Email Status,Phone,Phone Status,Phone Screened At,City,State,Country,Source,Collected At",
       );
 
       // The receipt, opened in a browser that has never seen the purchase.
@@ -152,7 +152,7 @@ for (const viewport of [
       expect(hubspotFile.suggestedFilename()).toBe(`leads-${key}-hubspot.csv`);
       const hubspotRows = (await readFile((await hubspotFile.path())!, "utf8")).trimEnd().split("\r\n");
       expect(hubspotRows[0]).toBe(
-        "First Name,Last Name,Job Title,Company Name,Email,Email Status,Phone Number,Phone Status,Phone Screened At,City,State/Region,Country/Region",
+        "First Name,Last Name,Job Title,Company Name,Email,Email Status,Phone Number,Phone Status,Phone Screened At,City,State/Region,Country/Region,Source,Collected At",
       );
       expect(hubspotRows.slice(1)).toEqual(rows.slice(1));
 
