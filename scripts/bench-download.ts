@@ -19,7 +19,6 @@
 // of lib/orders/heal.ts (in this process) swaps them: `ratio heal_swaps_per_s` is swaps a second.
 // Targets: csv <= 1.5, csv10 <= 2.5, xlsx <= 2, json, ndjson and hubspot <= 1.3, growth for 10 at
 // once < 50 MB, heal_swaps_per_s >= 500.
-import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { connect, type Socket } from "node:net";
 import { gunzipSync } from "node:zlib";
@@ -29,7 +28,7 @@ import { insertLeads } from "../lib/leads/insert";
 import { makeLeads } from "../prisma/demo-data";
 import { startAppServer, type AppServer } from "../tests/support/app-server";
 import { createTestDatabase } from "../tests/support/database";
-import { median } from "./bench-stats";
+import { median, processTree, rss } from "./bench-stats";
 
 const TOTAL_LEADS = Number(process.env.BENCH_LEADS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -59,44 +58,6 @@ const PLAIN_COLUMNS = [
   "l.company_revenue",
   `to_char(l.verified_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
 ];
-
-/** A process and all its descendants (Next may run its server in a child). */
-function processTree(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  const tree: number[] = [];
-  const stack = [root];
-  while (stack.length) {
-    const pid = stack.pop()!;
-    tree.push(pid);
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return tree;
-}
-
-/** Summed RSS of the given processes, in bytes. Reads only their status files, so sampling it
- * every few milliseconds takes next to no CPU from the server being measured. */
-function rss(pids: number[]): number {
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-      total += match ? Number(match[1]) * 1024 : 0;
-    } catch {
-      // ended
-    }
-  }
-  return total;
-}
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(3)} s`;

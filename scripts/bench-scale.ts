@@ -24,7 +24,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { once } from "node:events";
-import { createWriteStream, openAsBlob, readdirSync, readFileSync, rmSync, statfsSync } from "node:fs";
+import { createWriteStream, openAsBlob, rmSync, statfsSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -35,7 +35,9 @@ import { leadBatches } from "../prisma/demo-data";
 import { startAppServer, type AppServer } from "../tests/support/app-server";
 import { createTestDatabase, ADMIN_DATABASE_URL } from "../tests/support/database";
 import { startDnsServer } from "../tests/support/dns-server";
-import { combinations, median, percentile, segmentQuery } from "./bench-stats";
+import { combinations, median, percentile, processTree, rss, segmentQuery } from "./bench-stats";
+
+const MB = 1024 * 1024;
 import { loadScaleData, type ScaleData } from "./scale-data";
 
 const SIZES = (process.env.SCALE_SIZES ?? "1000000,10000000").split(",").map(Number);
@@ -62,41 +64,6 @@ function sizeName(size: number): string {
 }
 
 const since = (started: number) => performance.now() - started;
-
-/** A process and its descendants (Next.js may serve from a child). */
-function processTree(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // ended while listed
-    }
-  }
-  const tree: number[] = [];
-  for (const stack = [root]; stack.length;) {
-    const pid = stack.pop()!;
-    tree.push(pid);
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return tree;
-}
-
-/** Summed RSS of the processes, in MB. */
-function rssMb(pids: number[]): number {
-  let kb = 0;
-  for (const pid of pids) {
-    try {
-      kb += Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-    } catch {
-      // ended
-    }
-  }
-  return kb / 1024;
-}
 
 type Timed = { first: number; all: number; status: number; lines: number };
 
@@ -306,9 +273,9 @@ async function measureSize(size: number, baseline: Figures | null): Promise<void
       stdout: "ignore",
     });
     const pids = processTree(server.process.pid!);
-    const rssStart = rssMb(pids);
+    const rssStart = rss(pids) / MB;
     let rssPeak = rssStart;
-    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(pids))), 200);
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rss(pids) / MB)), 200);
     const admin = { authorization: `Bearer ${token}` };
     const url = server.url;
 

@@ -1,4 +1,5 @@
 // Shared by the benchmark scripts.
+import { readdirSync, readFileSync } from "node:fs";
 import { random } from "../prisma/demo-data";
 import { FACETS, facetValues, type Facet } from "../lib/segments/vocabularies";
 
@@ -40,4 +41,42 @@ export function segmentQuery({ location, filters }: Combination): string {
     `location=${location}`,
     ...Object.entries(filters).map(([facet, values]) => `${facet}=${encodeURIComponent(values.join(","))}`),
   ].join("&");
+}
+
+/** A process and all its descendants (Next may run its server in a child). */
+export function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const tree: number[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    tree.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return tree;
+}
+
+/** Summed RSS of the given processes, in bytes. Reads only their status files, so sampling it
+ * every few milliseconds takes next to no CPU from the server being measured. */
+export function rss(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      total += match ? Number(match[1]) * 1024 : 0;
+    } catch {
+      // ended
+    }
+  }
+  return total;
 }
