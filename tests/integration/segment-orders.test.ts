@@ -195,7 +195,7 @@ describe("buying a segment", () => {
         .some((to) => to?.text === buyer && mail.subject?.startsWith("Your LeadMarket receipt")),
     );
     expect(receipt.text).toContain(
-      `Category: Software & SaaS\nSegment: ${summary.body.segment}\nPackage: Starter`,
+      `Category: Software & SaaS\nSegment: ${summary.body.segment}\nEmail status: Any status (valid, accept-all, unknown)\nPackage: Starter`,
     );
 
     // A replacement claim of 60 delivered leads: their rows are swapped for leads of the segment.
