@@ -188,6 +188,9 @@ export async function loadRegister(
   // Table names from the fixed register names, never from input.
   const table = `${register}_numbers`;
   const cleanup: string[] = [];
+  // An upload cut off while the load waits for its lock fails the load when the copy reads it;
+  // until then this listener keeps its error from ending the process.
+  input.on("error", () => {});
   try {
     await pgTransaction(pool, async (client) => {
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [

@@ -195,12 +195,24 @@ describe("phone registers", () => {
       ).status,
     ).toBe(401);
     // An upload cut off after some valid lines: none of them replace the register.
-    const cut = new Readable({ read() {} });
-    cut.push("02079460060\n02079460061\n");
-    setTimeout(() => cut.destroy(new Error("connection reset")), 20);
+    let reads = 0;
+    const cut = new Readable({
+      read() {
+        reads += 1;
+        if (reads === 1) this.push("02079460060\n02079460061\n");
+        else this.destroy(new Error("connection reset"));
+      },
+    });
     await expect(loadRegister(pool(), "tps", daysAgo(0), "cut.txt", cut)).rejects.toMatchObject({
       status: 400,
     });
+    // Cut off before the load reads a byte (it is still waiting for its table): a 400, and no
+    // error left without a listener, which would end the process.
+    const early = new Readable({ read() {} });
+    early.push("02079460062\n");
+    const loading = loadRegister(pool(), "tps", daysAgo(0), "early.txt", early);
+    early.destroy(new Error("connection reset"));
+    await expect(loading).rejects.toMatchObject({ status: 400 });
     expect(await numbers("tps")).toEqual(before);
     const { rows } = await pool().query("SELECT file_date::text FROM phone_registers WHERE register = 'tps'");
     expect(rows[0].file_date).toBe(daysAgo(2));
