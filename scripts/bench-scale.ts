@@ -284,7 +284,7 @@ async function measureSize(size: number, baseline: Figures | null): Promise<void
     const { createSuppressionList } = await import("../lib/suppression/lists");
     const { claimDue } = await import("../lib/leads/recheck/claim-due");
     const { dueBefore } = await import("../lib/leads/recheck-queue");
-    const { claimReplacement } = await import("../lib/orders/replacement");
+    const { claimReplacement } = await import("../lib/orders/replacement/claim");
     const { segmentCounts } = await import("../lib/segments/counts");
     const { listCategories, findCategory, listAllCategories } = await import("../lib/categories/public");
     const { getStats } = await import("../lib/dashboard/stats");

@@ -10,7 +10,7 @@ import type { QuarantineClaimDto, QuarantineClaimsQuery, ReviewedLeadDto } from 
 // accepted claims of a category whose reported leads are flagged now (reported by buyers of two or
 // more orders, still on sale) or held under the 20% cap, who filed them and when, each lead with the
 // verdict of the claim's check. Flagged leads are kept on sale or deleted per claim here; held rows
-// are replaced or declined in lib/orders/replacement.ts.
+// are replaced or declined in lib/orders/replacement/held-review.ts.
 
 /** Reported leads listed per claim; the count says how many there are in all. */
 export const LEADS_PER_CLAIM = 100;

@@ -3,7 +3,7 @@ import { db, transaction } from "@/lib/db";
 import { queueMail } from "@/lib/mail/outbox";
 import { healMail } from "@/lib/orders/mails";
 import { orderPageUrl } from "@/lib/orders/links";
-import { lockOrder, swapForFresh, type Delivered } from "@/lib/orders/replacement";
+import { lockOrder, swapForFresh, type Delivered } from "@/lib/orders/replacement/swap";
 import { recordEvent } from "@/lib/orders/settle";
 import { REPLACEMENT_DAYS, type OrderSwaps } from "@/lib/schemas/orders";
 

@@ -5,7 +5,7 @@ import type { Mail } from "@/lib/mail";
 import { getPackage } from "@/lib/packages";
 
 // The mails of an order (the buyer's receipt and order links, the admin's sale and shortfall
-// notices), as pure templates: lib/orders/notify.ts and replacement.ts queue them in the
+// notices), as pure templates: lib/orders/notify.ts and replacement/claim.ts queue them in the
 // transaction that causes them.
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });

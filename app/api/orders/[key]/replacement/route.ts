@@ -1,6 +1,6 @@
 import { route } from "@/lib/api/handler";
 import { CLAIM_LIMITS, readClaimAddresses } from "@/lib/orders/claim-input";
-import { claimableOrder, claimReplacement } from "@/lib/orders/replacement";
+import { claimableOrder, claimReplacement } from "@/lib/orders/replacement/claim";
 import { orderKeyParams } from "@/lib/schemas/orders";
 
 export const dynamic = "force-dynamic";

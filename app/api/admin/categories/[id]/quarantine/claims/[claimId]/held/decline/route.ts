@@ -1,6 +1,6 @@
 // POST /api/admin/categories/{id}/quarantine/claims/{claimId}/held/decline - keep the claim's held rows as delivered
 import { route } from "@/lib/api/handler";
-import { declineHeld } from "@/lib/orders/replacement";
+import { declineHeld } from "@/lib/orders/replacement/held-review";
 import { claimParams } from "@/lib/schemas/admin";
 
 export const POST = route({ admin: true, params: claimParams }, async ({ params }) => ({
