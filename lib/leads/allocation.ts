@@ -96,8 +96,8 @@ export const FRESH_ORDER = Prisma.sql`sold, verified_at DESC, shuffle`;
  * would cost more than the whole allocation.
  */
 export async function prepareAllocation(tx: Tx, categoryId: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`allocation:${categoryId}`}, 0))`;
-  await tx.$queryRaw`SELECT set_config('jit', 'off', true), set_config('hash_mem_multiplier', '64', true),
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`allocation:${categoryId}`}, 0)),
+    set_config('jit', 'off', true), set_config('hash_mem_multiplier', '64', true),
     set_config('max_parallel_workers_per_gather', '0', true)`;
 }
 

@@ -3,26 +3,25 @@ import { db, transaction } from "@/lib/db";
 import { queueMail } from "@/lib/mail/outbox";
 import { healMail } from "@/lib/orders/mails";
 import { orderPageUrl } from "@/lib/orders/links";
-import { lockOrder, swapForFresh, type Delivered } from "@/lib/orders/replacement/swap";
-import { recordEvent } from "@/lib/orders/settle";
+import { lockFreeOrders, swapForFresh, type Delivered } from "@/lib/orders/replacement/swap";
 import { REPLACEMENT_DAYS, type OrderSwaps } from "@/lib/schemas/orders";
 
 // Files that heal (docs/product-rules.md, "Files that heal"). For REPLACEMENT_DAYS after payment, a
 // delivered lead that a check later finds invalid is swapped in the order's file for a fresh lead
 // of the order's own rules, in place, through the claim's own swapForFresh: the file keeps its row
 // count and the buyer's one claim stays untouched. The trigger of prisma/derived/50-heal-queue.sql
-// queues such leads; this pass swaps them one order per transaction under the order's lock (a
-// download is one statement, so it reads the file before or after a swap, never a mix). A row the
-// category cannot fill is recorded once and not tried again. Orders are claimed with SKIP LOCKED,
-// so several instances share the work.
+// queues such leads; this pass swaps them a batch of orders per transaction, each order's row
+// locked (a download is one statement, so it reads the file before or after a swap, never a mix).
+// A row the category cannot fill is recorded once and not tried again. Orders are claimed with
+// SKIP LOCKED, so several instances share the work.
 
 const DAY_MS = 24 * 3600 * 1000;
-/** Orders healed per transaction batch of the pass. */
-const ORDERS_PER_PASS = 200;
+/** Orders healed per transaction: a batch's queries are shared, its swaps are one per order. */
+const ORDERS_PER_BATCH = 50;
 /** Swaps listed per order in its summary (the counts cover all of them). */
 export const LISTED_SWAPS = 50;
 
-/** The queued leads' rows in orders still within the window and not healed yet, by order. */
+/** Orders still within the window with queued leads not healed yet, a pass's worth. */
 async function ordersToHeal(since: Date): Promise<string[]> {
   const rows = await db().$queryRaw<{ order_id: string }[]>`
     SELECT DISTINCT ol.order_id::text
@@ -30,51 +29,69 @@ async function ordersToHeal(since: Date): Promise<string[]> {
       JOIN order_leads ol ON ol.lead_id = q.lead_id
       JOIN orders o ON o.id = ol.order_id AND o.paid_at > ${since}
      WHERE NOT EXISTS (SELECT 1 FROM order_heals h WHERE h.order_id = ol.order_id AND h.old_lead_id = ol.lead_id)
-     LIMIT ${ORDERS_PER_PASS}`;
+     LIMIT ${ORDERS_PER_BATCH * 4}`;
   return rows.map((row) => row.order_id);
 }
 
-/** Heals one order's invalid rows; answers the rows swapped, null when another instance holds it. */
-async function healOrder(orderId: string, since: Date, now: Date): Promise<number | null> {
+type WaitingRow = Delivered & { order_id: string };
+
+/**
+ * Heals the invalid rows of those of the orders no other instance holds, in one transaction;
+ * answers the rows swapped, null when another instance holds every one of them.
+ */
+async function healBatch(orderIds: string[], since: Date, now: Date): Promise<number | null> {
   return transaction(async (tx) => {
-    const [free] = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id::text FROM orders WHERE id = ${orderId}::uuid AND paid_at > ${since} FOR UPDATE SKIP LOCKED`;
-    if (!free) return null;
-    const order = (await lockOrder(tx, orderId))!;
-    const rows = await tx.$queryRaw<Delivered[]>`
-      SELECT ol.position, ol.lead_id, l.email, l.email_status::text, l.provider_checked_at
+    const orders = await lockFreeOrders(tx, orderIds, since);
+    if (orders.length === 0) return null;
+    const waiting = await tx.$queryRaw<WaitingRow[]>`
+      SELECT ol.order_id::text, ol.position, ol.lead_id, l.email, l.email_status::text, l.provider_checked_at
         FROM order_leads ol
         JOIN invalidated_leads q ON q.lead_id = ol.lead_id
         JOIN leads l ON l.id = ol.lead_id
-       WHERE ol.order_id = ${orderId}::uuid AND l.email_status = 'invalid'
+       WHERE ol.order_id = ANY(${orders.map((order) => order.id)}::uuid[]) AND l.email_status = 'invalid'
          AND NOT EXISTS (SELECT 1 FROM order_heals h WHERE h.order_id = ol.order_id AND h.old_lead_id = ol.lead_id)
-       ORDER BY ol.position`;
-    if (rows.length === 0) return 0;
-    const swapped = await swapForFresh(
-      tx,
-      order,
-      rows,
-      rows.map((row) => row.email),
-    );
-    const positions = swapped.map((row) => row.position);
-    // Swapped rows get their fresh lead; the rest (the category ran short) none, once.
+       ORDER BY ol.order_id, ol.position`;
+    const heals: { order_id: string; position: number; lead_id: bigint; swapped: boolean }[] = [];
+    const events: { orderId: string; status: string; note: string }[] = [];
+    let swaps = 0;
+    for (const order of orders) {
+      const rows = waiting.filter((row) => row.order_id === order.id);
+      if (rows.length === 0) continue;
+      const swapped = new Set(
+        (
+          await swapForFresh(
+            tx,
+            order,
+            rows,
+            rows.map((row) => row.email),
+          )
+        ).map((row) => row.position),
+      );
+      for (const row of rows) {
+        heals.push({ ...row, swapped: swapped.has(row.position) });
+      }
+      const short = rows.length - swapped.size;
+      swaps += swapped.size;
+      events.push({
+        orderId: order.id,
+        status: "healed",
+        note:
+          `${swapped.size} lead${swapped.size === 1 ? "" : "s"} found invalid after the sale replaced` +
+          `${short ? `, ${short} not replaced (the category ran short)` : ""}`,
+      });
+    }
+    if (heals.length === 0) return 0;
+    // Swapped rows get their fresh lead (the row's lead now); the rest (the category ran short)
+    // none, once.
     await tx.$executeRaw`
       INSERT INTO order_heals (order_id, position, old_lead_id, new_lead_id, healed_at)
-      SELECT ${orderId}::uuid, r.position, r.old_lead_id,
-             (SELECT ol.lead_id FROM order_leads ol
-               WHERE ol.order_id = ${orderId}::uuid AND ol.position = r.position AND r.position = ANY(${positions}::int[])),
-             ${now}
-        FROM unnest(${rows.map((row) => row.position)}::int[], ${rows.map((row) => row.lead_id)}::bigint[])
-             AS r(position, old_lead_id)`;
-    const short = rows.length - swapped.length;
-    await recordEvent(
-      tx,
-      orderId,
-      "healed",
-      `${swapped.length} lead${swapped.length === 1 ? "" : "s"} found invalid after the sale replaced` +
-        `${short ? `, ${short} not replaced (the category ran short)` : ""}`,
-    );
-    return swapped.length;
+      SELECT r.order_id, r.position, r.old_lead_id, CASE WHEN r.swapped THEN ol.lead_id END, ${now}
+        FROM unnest(${heals.map((row) => row.order_id)}::uuid[], ${heals.map((row) => row.position)}::int[],
+                    ${heals.map((row) => row.lead_id)}::bigint[], ${heals.map((row) => row.swapped)}::boolean[])
+             AS r(order_id, position, old_lead_id, swapped)
+        JOIN order_leads ol ON ol.order_id = r.order_id AND ol.position = r.position`;
+    await tx.orderEvent.createMany({ data: events });
+    return swaps;
   });
 }
 
@@ -126,13 +143,13 @@ export async function healOrders(now = new Date()): Promise<number> {
   for (;;) {
     const orders = await ordersToHeal(since);
     let progressed = false;
-    for (const orderId of orders) {
-      const swapped = await healOrder(orderId, since, now);
-      // An order held by another instance is that instance's work: don't spin on it.
+    for (let at = 0; at < orders.length; at += ORDERS_PER_BATCH) {
+      const swapped = await healBatch(orders.slice(at, at + ORDERS_PER_BATCH), since, now);
+      // Orders held by another instance are that instance's work: don't spin on them.
       if (swapped !== null) progressed = true;
       swaps += swapped ?? 0;
     }
-    if (orders.length < ORDERS_PER_PASS || !progressed) break;
+    if (orders.length < ORDERS_PER_BATCH * 4 || !progressed) break;
   }
   await dropHealedLeads(since);
   await mailHealedOrders(now);

@@ -176,6 +176,31 @@ describe("files that heal", () => {
     expect(await queued(rows.slice(0, 60))).toBe(0);
   });
 
+  it("shares the work between two instances, across categories, swapping each row once", async () => {
+    const first = await createCategoryWithLeads(pool(), { title: "Shared Healing Leads" }, 2200, 75);
+    const second = await createCategoryWithLeads(pool(), { title: "Other Healing Leads" }, 1100, 76);
+    const keys = [
+      await paidOrder(standin, { categoryId: first }),
+      await paidOrder(standin, { categoryId: first }),
+      await paidOrder(standin, { categoryId: second }),
+    ];
+    const before = await Promise.all(keys.map(orderRows));
+    for (const rows of before) await findInvalid(rows.slice(0, 2));
+
+    const passes = await Promise.all([healOrders(), healOrders()]);
+    expect(passes[0] + passes[1]).toBe(6);
+    const fresh: string[] = [];
+    for (const [index, key] of keys.entries()) {
+      const recorded = await heals(key);
+      expect(recorded).toHaveLength(2);
+      fresh.push(...recorded.map((row) => row.fresh!));
+      const after = await orderRows(key);
+      expect(after.filter((row, at) => row.lead_id !== before[index][at].lead_id)).toHaveLength(2);
+    }
+    // No fresh lead went to two orders, nor twice to one.
+    expect(new Set(fresh).size).toBe(6);
+  });
+
   it("heals only orders paid in the last 30 days", async () => {
     const category = await createCategoryWithLeads(pool(), { title: "Old Healing Leads" }, 1500, 73);
     const key = await paidOrder(standin, { categoryId: category });

@@ -1,5 +1,6 @@
 import "server-only";
 import { db, type Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { EmailQuality } from "@/lib/email-quality";
 import type { Location } from "@/lib/location";
 import type { Segment } from "@/lib/segments/vocabularies";
@@ -46,14 +47,24 @@ async function replacementFilter(tx: Tx, order: LockedOrder, reported: string[])
   };
 }
 
+const LOCKED_ORDER = Prisma.sql`id, category_id, lead_title, package_type::text, lead_count, location::text,
+  segment, email_quality::text, paid_at, buyer_email, suppression_list_id`;
+
 /** Locks the order row for a claim or its review: one change to its rows at a time. */
 export async function lockOrder(tx: Tx, id: string): Promise<LockedOrder | undefined> {
   const [order] = await tx.$queryRaw<LockedOrder[]>`
-    SELECT id, category_id, lead_title, package_type::text, lead_count, location::text, segment,
-           email_quality::text, paid_at,
-           buyer_email, suppression_list_id
-      FROM orders WHERE id = ${id}::uuid FOR UPDATE`;
+    SELECT ${LOCKED_ORDER} FROM orders WHERE id = ${id}::uuid FOR UPDATE`;
   return order;
+}
+
+/**
+ * Locks those of the orders paid after `paidAfter` that no other transaction holds (SKIP LOCKED),
+ * by category: each swap then takes its category's allocation lock in one order for every instance.
+ */
+export async function lockFreeOrders(tx: Tx, ids: string[], paidAfter: Date): Promise<LockedOrder[]> {
+  return tx.$queryRaw<LockedOrder[]>`
+    SELECT ${LOCKED_ORDER} FROM orders WHERE id = ANY(${ids}::uuid[]) AND paid_at > ${paidAfter}
+     ORDER BY category_id, id FOR UPDATE SKIP LOCKED`;
 }
 
 /**
