@@ -54,17 +54,24 @@ function draw(pdf: PDFKit.PDFDocument, doc: InvoiceDocument): void {
     pdf.font(font).text(cells[0], MARGIN, y, { width: columns.description });
     const bottom = pdf.y;
     pdf.text(cells[1], MARGIN + columns.description, y, { width: columns.leads, align: "right" });
-    pdf.text(cells[2], MARGIN + columns.description + columns.leads, y, { width: columns.price, align: "right" });
+    pdf.text(cells[2], MARGIN + columns.description + columns.leads, y, {
+      width: columns.price,
+      align: "right",
+    });
     pdf.x = MARGIN;
     pdf.y = Math.max(bottom, pdf.y) + 6;
   };
   row(["Description", "Leads", "Price (USD)"], "Helvetica-Bold");
-  pdf.moveTo(MARGIN, pdf.y - 3).lineTo(MARGIN + WIDTH, pdf.y - 3).stroke();
+  pdf
+    .moveTo(MARGIN, pdf.y - 3)
+    .lineTo(MARGIN + WIDTH, pdf.y - 3)
+    .stroke();
   row([doc.line.description.join("\n"), doc.line.leads, doc.line.price], "Helvetica");
   pdf.moveDown();
   for (const [label, value] of doc.totals) row([label, "", value], "Helvetica");
   pdf.moveDown();
-  for (const note of doc.notes) pdf.font("Helvetica").text(note, MARGIN, pdf.y, { width: WIDTH }).moveDown(0.5);
+  for (const note of doc.notes)
+    pdf.font("Helvetica").text(note, MARGIN, pdf.y, { width: WIDTH }).moveDown(0.5);
 }
 
 /** The order's invoice PDF; 404 before the buyer entered their details. */

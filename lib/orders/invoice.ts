@@ -87,7 +87,9 @@ async function issue(tx: Tx, orderId: string, details: InvoiceDetails): Promise<
     select: { sellerLegalName: true, sellerAddress: true, sellerVatNumber: true, vatRatePercent: true },
   });
   if (!seller.sellerLegalName || !seller.sellerAddress) {
-    throw conflict("Invoices are not available yet: the seller's details are incomplete. Please try again later.");
+    throw conflict(
+      "Invoices are not available yet: the seller's details are incomplete. Please try again later.",
+    );
   }
   await tx.invoiceCounter.createMany({ data: [{ sellerId: SELLER_ID }], skipDuplicates: true });
   // The row lock this update takes queues concurrent invoices: each gets the next number.
