@@ -1,4 +1,5 @@
 import "server-only";
+import path from "node:path";
 import PDFDocument from "pdfkit";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
@@ -7,9 +8,18 @@ import { invoiceDocument, type InvoiceDocument, type InvoiceRecord } from "@/lib
 import type { PaidOrder } from "@/lib/orders/invoice";
 import { invoiceFileName } from "@/lib/schemas/invoice";
 
-// The invoice as a PDF (A4, the standard Helvetica fonts), drawn afresh from the stored invoice
-// each time it is asked for.
+// The invoice as a PDF (A4), drawn afresh from the stored invoice each time it is asked for. The
+// text is set in DejaVu Sans, embedded: the standard PDF fonts have Western European letters only
+// and would garble "Łódź" or "Ελλάς"; DejaVu covers Latin, Greek and Cyrillic.
 
+const FONT_DIR = path.join(
+  /* turbopackIgnore: true */ process.cwd(),
+  "node_modules",
+  "dejavu-fonts-ttf",
+  "ttf",
+);
+const REGULAR = path.join(FONT_DIR, "DejaVuSans.ttf");
+const BOLD = path.join(FONT_DIR, "DejaVuSans-Bold.ttf");
 const MARGIN = 50;
 const WIDTH = 595.28 - 2 * MARGIN;
 
@@ -32,19 +42,19 @@ async function invoiceRecord(order: PaidOrder): Promise<InvoiceRecord> {
 }
 
 function draw(pdf: PDFKit.PDFDocument, doc: InvoiceDocument): void {
-  pdf.font("Helvetica-Bold").fontSize(22).text(doc.title);
+  pdf.font(BOLD).fontSize(22).text(doc.title);
   pdf.moveDown(0.5).fontSize(10);
   for (const [label, value] of doc.facts) {
-    pdf.font("Helvetica-Bold").text(`${label}: `, { continued: true }).font("Helvetica").text(value);
+    pdf.font(BOLD).text(`${label}: `, { continued: true }).font(REGULAR).text(value);
   }
   pdf.moveDown();
   const top = pdf.y;
   const half = WIDTH / 2 - 10;
-  pdf.font("Helvetica-Bold").text("From", MARGIN, top, { width: half });
-  pdf.font("Helvetica").text(doc.seller.join("\n"), { width: half });
+  pdf.font(BOLD).text("From", MARGIN, top, { width: half });
+  pdf.font(REGULAR).text(doc.seller.join("\n"), { width: half });
   const sellerBottom = pdf.y;
-  pdf.font("Helvetica-Bold").text("Bill to", MARGIN + WIDTH / 2, top, { width: half });
-  pdf.font("Helvetica").text(doc.buyer.join("\n"), { width: half });
+  pdf.font(BOLD).text("Bill to", MARGIN + WIDTH / 2, top, { width: half });
+  pdf.font(REGULAR).text(doc.buyer.join("\n"), { width: half });
   pdf.x = MARGIN;
   pdf.y = Math.max(sellerBottom, pdf.y) + 20;
 
@@ -61,17 +71,16 @@ function draw(pdf: PDFKit.PDFDocument, doc: InvoiceDocument): void {
     pdf.x = MARGIN;
     pdf.y = Math.max(bottom, pdf.y) + 6;
   };
-  row(["Description", "Leads", "Price (USD)"], "Helvetica-Bold");
+  row(["Description", "Leads", "Price (USD)"], BOLD);
   pdf
     .moveTo(MARGIN, pdf.y - 3)
     .lineTo(MARGIN + WIDTH, pdf.y - 3)
     .stroke();
-  row([doc.line.description.join("\n"), doc.line.leads, doc.line.price], "Helvetica");
+  row([doc.line.description.join("\n"), doc.line.leads, doc.line.price], REGULAR);
   pdf.moveDown();
-  for (const [label, value] of doc.totals) row([label, "", value], "Helvetica");
+  for (const [label, value] of doc.totals) row([label, "", value], REGULAR);
   pdf.moveDown();
-  for (const note of doc.notes)
-    pdf.font("Helvetica").text(note, MARGIN, pdf.y, { width: WIDTH }).moveDown(0.5);
+  for (const note of doc.notes) pdf.font(REGULAR).text(note, MARGIN, pdf.y, { width: WIDTH }).moveDown(0.5);
 }
 
 /** The order's invoice PDF; 404 before the buyer entered their details. */
@@ -80,6 +89,7 @@ export async function invoicePdf(order: PaidOrder): Promise<OutgoingFile> {
   const pdf = new PDFDocument({
     size: "A4",
     margin: MARGIN,
+    font: REGULAR,
     info: { Title: `Invoice ${record.number}`, Author: record.sellerLegalName },
   });
   const chunks: Buffer[] = [];

@@ -33,7 +33,9 @@ export function vatIdProblem(vatId: string, country: string): string | null {
   const rules = vatRulesOf(country);
   if (rules.length === 0) return `No VAT ID format is known for ${countryName(country)}: leave it empty`;
   const checked = checkVAT(normalizeVatId(vatId, country), rules);
-  return checked.isValid ? null : `Enter a valid ${countryName(country)} VAT ID, e.g. ${vatPrefix(country)}…`;
+  return checked.isValid
+    ? null
+    : `Enter a valid VAT ID for ${countryName(country)} (it starts with ${vatPrefix(country)})`;
 }
 
 const text = (label: string, max: number) =>
@@ -58,7 +60,7 @@ export const invoiceDetailsBody = z
       .string()
       .trim()
       .max(40, "VAT ID must be at most 40 characters")
-      .optional()
+      .nullish()
       .transform((value) => (value ? value : undefined)),
   })
   .strict()
