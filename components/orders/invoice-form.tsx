@@ -99,7 +99,7 @@ export function InvoiceSection({ orderKey, invoice }: { orderKey: string; invoic
   const field = (name: keyof InvoiceDetailsInput) => ({
     id: `invoice-${name}`,
     "aria-invalid": errors[name] ? true : undefined,
-    "aria-describedby": `invoice-${name}-error`,
+    "aria-describedby": errors[name] ? `invoice-${name}-error` : undefined,
   });
   return (
     <form onSubmit={submit} className="space-y-3" aria-label="Invoice details" noValidate>
