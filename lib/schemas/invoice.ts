@@ -35,7 +35,7 @@ export function vatIdProblem(vatId: string, country: string): string | null {
   const checked = checkVAT(normalizeVatId(vatId, country), rules);
   return checked.isValid
     ? null
-    : `Enter a valid VAT ID for ${countryName(country)} (it starts with ${vatPrefix(country)})`;
+    : `Not a valid VAT ID for ${countryName(country)}: check its digits and its ${vatPrefix(country)} prefix`;
 }
 
 const text = (label: string, max: number) =>

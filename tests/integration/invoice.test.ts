@@ -162,6 +162,12 @@ describe("invoice details", () => {
       expect(refused.status, JSON.stringify(json)).toBe(400);
       expect(Object.keys(refused.body.errors ?? {}), JSON.stringify(json)).toEqual([field]);
     }
+    expect((await sendDetails(key, { ...GERMAN, vatId: "DE12345" })).body.errors?.vatId).toBe(
+      "Not a valid VAT ID for Germany: check its digits and its DE prefix",
+    );
+    expect((await sendDetails(key, { ...GERMAN, country: "US", vatId: "1" })).body.errors?.vatId).toBe(
+      "No VAT ID format is known for United States: leave it empty",
+    );
     expect(await lastNumber()).toBe(before);
     expect((await getPdf(key)).status).toBe(404);
   });
