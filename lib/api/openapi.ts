@@ -8,6 +8,7 @@ import { providerPaymentSchema } from "@/lib/payments/provider";
 import type { CategoryDto } from "@/lib/schemas/category";
 import { orderKeyParams, orderLookupBody, replacementBody } from "@/lib/schemas/orders";
 import type { OrderSummary, ReplacementAnswer } from "@/lib/schemas/orders";
+import { invoiceDetailsBody, type InvoiceSummary } from "@/lib/schemas/invoice";
 import { pagination, uuidParams } from "@/lib/schemas/common";
 import { customRequestSchema, type CustomRequestCreated } from "@/lib/schemas/custom-request";
 import { leadFilterQuery, leadIdParams } from "@/lib/schemas/leads";
@@ -219,6 +220,16 @@ const replacementSummary = z.object({
   claimedAt: isoDate,
 });
 
+const invoiceSummary = z.object({
+  number: z.number().int().describe("The seller's invoice number: consecutive, without gaps"),
+  companyName: z.string(),
+  address: z.string(),
+  country: z.string().describe("ISO 3166-1 alpha-2"),
+  vatId: z.string().nullable().describe("Normalised: no spaces, with its country prefix"),
+  issuedAt: isoDate,
+  correctedAt: isoDate.nullable().describe("When the one correction was used; null while it is open"),
+}) satisfies z.ZodType<InvoiceSummary>;
+
 const orderSummary = z.object({
   categoryTitle: z.string(),
   segment: z.string(),
@@ -236,6 +247,7 @@ const orderSummary = z.object({
     notReplaced: z.number().int(),
     latest: z.array(z.object({ row: z.number().int(), replaced: z.boolean(), at: isoDate })).max(50),
   }),
+  invoice: invoiceSummary.nullable(),
 }) satisfies z.ZodType<OrderSummary>;
 
 const replacementAnswer = z.object({
@@ -364,6 +376,17 @@ const orderExample = {
   expiresAt: "2026-12-20T14:05:00.000Z",
   replacement: replacementExample,
   swaps: { replaced: 2, notReplaced: 0, latest: [{ row: 417, replaced: true, at: NOW }] },
+  invoice: null,
+};
+
+const invoiceExample = {
+  number: 42,
+  companyName: "Example GmbH",
+  address: "Hauptstrasse 1\n10115 Berlin",
+  country: "DE",
+  vatId: "DE136695976",
+  issuedAt: NOW,
+  correctedAt: null,
 };
 
 // ---- Parameters ----
@@ -629,6 +652,65 @@ export const API_OPERATIONS: ApiOperation[] = [
     },
     errors: [400, 404, 429, 503],
     limit: UNKNOWN_LOOKUPS,
+  },
+  {
+    method: "post",
+    path: "/api/orders/{key}/invoice",
+    tag: "Orders",
+    summary: "Enter invoice details",
+    description:
+      "The paid order's invoice: the first call issues it with the seller's next number, one later call with other details corrects them (keeping the number); a further change is 409. A VAT ID must be well formed for the country (400 naming `vatId`). Unpaid is 409.",
+    params: orderKeyParams,
+    parameterText: { key: KEY_TEXT },
+    body: {
+      description: "The buyer's company details.",
+      required: true,
+      content: {
+        [JSON_TYPE]: {
+          schema: invoiceDetailsBody,
+          examples: {
+            company: {
+              summary: "A German company with its VAT ID",
+              value: {
+                companyName: "Example GmbH",
+                address: "Hauptstrasse 1\n10115 Berlin",
+                country: "DE",
+                vatId: "DE136695976",
+              },
+            },
+          },
+        },
+      },
+    },
+    answers: {
+      201: { description: "The invoice, issued", schema: invoiceSummary, example: invoiceExample },
+      200: {
+        description: "The invoice, corrected (or unchanged: the same details again)",
+        schema: invoiceSummary,
+        example: { ...invoiceExample, correctedAt: NOW },
+      },
+    },
+    errors: [400, 404, 409, 429, 503],
+    limit: UNKNOWN_LOOKUPS,
+  },
+  {
+    method: "get",
+    path: "/api/orders/{key}/invoice",
+    tag: "Orders",
+    summary: "Download the invoice",
+    description:
+      "The paid order's invoice as a PDF: the seller's identity, the buyer's details, the order's line in USD, the VAT at the seller's rate (reverse charge when the buyer's VAT ID is from another country than the seller's VAT number) and the crypto amount paid. 404 before its details were entered; unpaid is 409.",
+    params: orderKeyParams,
+    parameterText: { key: KEY_TEXT },
+    answers: {
+      200: {
+        description: "The PDF, as an attachment named `invoice-{number}.pdf`",
+        headers: ["Content-Disposition"],
+        files: { "application/pdf": fileField("application/pdf") },
+      },
+    },
+    errors: [400, 404, 409, 429, 503],
+    limit: `${UNKNOWN_LOOKUPS} 30 PDFs per order per 10 minutes.`,
   },
   {
     method: "post",

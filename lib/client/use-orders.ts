@@ -1,5 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/fetcher";
+import type { InvoiceDetailsInput, InvoiceSummary } from "@/lib/schemas/invoice";
 import type { OrderLookupBody, ReplacementAnswer } from "@/lib/schemas/orders";
 
 // Client calls of Find my orders and the order page.
@@ -31,5 +32,17 @@ export function useReplacementClaim(orderKey: string) {
         body: JSON.stringify({ emails: input.emails }),
       });
     },
+  });
+}
+
+/** Issues the order's invoice with the buyer's details, or corrects them (once). */
+export function useInvoiceDetails(orderKey: string) {
+  return useMutation({
+    mutationFn: (body: InvoiceDetailsInput) =>
+      apiFetch<InvoiceSummary>(`/api/orders/${encodeURIComponent(orderKey)}/invoice`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }),
   });
 }

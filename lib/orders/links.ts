@@ -12,6 +12,11 @@ export function orderPageUrl(key: string): string {
   return `${env().PUBLIC_BASE_URL}/order/${encodeURIComponent(key)}`;
 }
 
+/** The order's invoice PDF (docs/product-rules.md, "Invoices"), once the buyer entered their details. */
+export function invoiceUrl(key: string): string {
+  return `${env().PUBLIC_BASE_URL}/api/orders/${encodeURIComponent(key)}/invoice`;
+}
+
 /** Where the provider sends the buyer back: the category page, which finds the order by its key. */
 export function returnUrlFor(
   categoryId: string,

@@ -7,6 +7,7 @@ import { queueMail } from "@/lib/mail/outbox";
 import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { orderListingMail } from "@/lib/orders/mails";
 import { swapsOf } from "@/lib/orders/heal";
+import { invoiceSummarySelect, toInvoiceSummary } from "@/lib/orders/invoice";
 import { replacementSummarySelect, toOrderSummary, toReplacementSummary } from "@/lib/orders/summary";
 import type { Caller } from "@/lib/limits/caller";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";
@@ -83,11 +84,17 @@ export async function ordersForToken(token: string, now = new Date()): Promise<L
       ...orderViewSelect,
       createdAt: true,
       replacement: { select: replacementSummarySelect },
+      invoice: { select: invoiceSummarySelect },
     },
   });
   const swaps = await swapsOf(rows.map((row) => row.id));
-  return rows.map(({ replacement, ...row }) => ({
-    ...toOrderSummary(toOrderView(row), replacement && toReplacementSummary(replacement), swaps.get(row.id)!),
+  return rows.map(({ replacement, invoice, ...row }) => ({
+    ...toOrderSummary(
+      toOrderView(row),
+      replacement && toReplacementSummary(replacement),
+      swaps.get(row.id)!,
+      invoice && toInvoiceSummary(invoice),
+    ),
     key: row.downloadKey,
     createdAt: row.createdAt.toISOString(),
   }));

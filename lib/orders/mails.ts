@@ -24,6 +24,8 @@ export type ReceiptData = {
   amount: number;
   currency: string;
   orderUrl: string;
+  /** The invoice PDF's address (lib/orders/links.ts). */
+  invoiceUrl: string;
   expiresAt: Date;
 };
 
@@ -50,6 +52,9 @@ export function receiptMail(data: ReceiptData): Mail {
       data.orderUrl,
       "",
       `The download links work until ${expires}. After that, ask for fresh links at the "Find my orders" page with this email address.`,
+      "",
+      `Need an invoice? Enter your company's details under "Invoice" on your order page (${data.orderUrl}#invoice); the PDF is then at:`,
+      data.invoiceUrl,
       "",
       "Replacement guarantee: if more than 5% of these leads turn out to be invalid, report their email addresses on your order page (paste them or upload a CSV) within 30 days of payment: we swap exactly those rows for fresh leads of the same category, free of charge, once per order.",
       "",

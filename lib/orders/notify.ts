@@ -2,7 +2,7 @@ import "server-only";
 import { describeSegment, type Segment } from "@/lib/segments/vocabularies";
 import type { Tx } from "@/lib/db";
 import { queueMail } from "@/lib/mail/outbox";
-import { orderPageUrl } from "@/lib/orders/links";
+import { invoiceUrl, orderPageUrl } from "@/lib/orders/links";
 import { receiptMail, saleNotification, type SaleSummary } from "@/lib/orders/mails";
 import { describeExclusions } from "@/lib/orders/view";
 import { getNotificationRecipient } from "@/lib/settings";
@@ -42,6 +42,7 @@ export async function queueReceipt(tx: Tx, orderId: string): Promise<boolean> {
     amount: order.amount.toNumber(),
     currency: order.currency,
     orderUrl: orderPageUrl(order.downloadKey),
+    invoiceUrl: invoiceUrl(order.downloadKey),
     expiresAt: order.downloadExpiresAt,
   });
   await queueMail(mail, tx, "receipt");

@@ -6,6 +6,8 @@ import { describeExclusions, type OrderView } from "@/lib/orders/view";
 import { db } from "@/lib/db";
 import { describeSegment } from "@/lib/segments/vocabularies";
 import { swapsOf } from "@/lib/orders/heal";
+import { invoiceOf } from "@/lib/orders/invoice";
+import type { InvoiceSummary } from "@/lib/schemas/invoice";
 import type { OrderSummary, OrderSwaps, ReplacementSummary } from "@/lib/schemas/orders";
 
 /** The buyer's view of an order: what the order page shows and `GET /api/orders/{key}` answers. */
@@ -13,6 +15,7 @@ export function toOrderSummary(
   order: OrderView,
   replacement: ReplacementSummary | null,
   swaps: OrderSwaps,
+  invoice: InvoiceSummary | null,
 ): OrderSummary {
   return {
     categoryTitle: order.leadTitle,
@@ -27,6 +30,7 @@ export function toOrderSummary(
     expiresAt: order.downloadExpiresAt?.toISOString() ?? null,
     replacement,
     swaps,
+    invoice,
   };
 }
 
@@ -36,9 +40,13 @@ const NO_SWAPS: OrderSwaps = { replaced: 0, notReplaced: 0, latest: [] };
 export async function orderSummary(key: string, caller: Caller): Promise<OrderSummary> {
   const order = await findByKey(key, caller);
   if (!order) throw notFound("Order not found");
-  if (!order.paidAt) return toOrderSummary(order, null, NO_SWAPS);
-  const [replacement, swaps] = await Promise.all([replacementOf(order.id), swapsOf([order.id])]);
-  return toOrderSummary(order, replacement, swaps.get(order.id)!);
+  if (!order.paidAt) return toOrderSummary(order, null, NO_SWAPS, null);
+  const [replacement, swaps, invoice] = await Promise.all([
+    replacementOf(order.id),
+    swapsOf([order.id]),
+    invoiceOf(order.id),
+  ]);
+  return toOrderSummary(order, replacement, swaps.get(order.id)!, invoice);
 }
 
 /** The order's accepted claim, or null. */

@@ -67,9 +67,21 @@ export const SELLER_REQUIRED: { field: keyof SellerIdentity; label: string }[] =
   { field: "sellerPrivacyEmail", label: "Privacy contact email" },
 ];
 
+/** The VAT rate invoices apply (docs/product-rules.md, "Invoices"): 0 to 100 percent, 2 decimals. */
+export const vatRatePercent = z
+  .number("VAT rate must be a number")
+  .min(0, "VAT rate must be between 0 and 100")
+  .max(100, "VAT rate must be between 0 and 100")
+  // Within float error of a whole number of hundredths: the column keeps 2 decimals.
+  .refine(
+    (value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6,
+    "VAT rate has at most 2 decimals",
+  );
+
 export const settingsUpdateSchema = z
   .object({
     ...sellerIdentityFields,
+    vatRatePercent,
     email: emailAddress,
     // An empty value clears it: notifications then go to the admin email.
     notificationEmail: z.union([z.literal(""), emailAddress]),
@@ -219,6 +231,8 @@ export type UkComplianceDto = {
 };
 
 export type SettingsDto = SellerIdentity & {
+  /** The VAT rate invoices apply, in percent (prices include VAT). */
+  vatRatePercent: number;
   email: string;
   notificationEmail: string;
   /** Masked (last 4 characters at most), or "" when no key is configured. */

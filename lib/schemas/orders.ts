@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { EmailQuality } from "@/lib/email-quality";
 import { personEmail } from "@/lib/schemas/common";
+import type { InvoiceSummary } from "@/lib/schemas/invoice";
 
 /** `/api/orders/{key}`: any id-like value; one that is no download key is answered 404 like an unknown one. */
 export const orderKeyParams = z.object({
@@ -36,6 +37,8 @@ export type OrderSummary = {
   replacement: ReplacementSummary | null;
   /** Rows found invalid after the sale and swapped for fresh leads (files that heal). */
   swaps: OrderSwaps;
+  /** The paid order's invoice (docs/product-rules.md, "Invoices"); null until the buyer asks for one. */
+  invoice: InvoiceSummary | null;
 };
 
 /** An order's healed rows: how many were swapped, how many the category could not fill, the latest. */

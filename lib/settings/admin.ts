@@ -27,6 +27,7 @@ export async function getAdminSettings(adminId: string): Promise<SettingsDto> {
   const verifier = emailVerifierApiKey(settings);
   return {
     ...sellerIdentity(settings),
+    vatRatePercent: settings.vatRatePercent.toNumber(),
     email: admin.email,
     notificationEmail: settings.notificationEmail ?? "",
     nowPaymentsApiKey: key ? maskSecret(key) : "",
@@ -55,6 +56,7 @@ export async function updateAdminSettings(adminId: string, update: SettingsUpdat
     emailVerifierApiKeyEnc?: string;
     autoRefreshDashboard?: boolean;
     enableNotifications?: boolean;
+    vatRatePercent?: number;
   } & Partial<SellerIdentity> = {};
   for (const field of SELLER_FIELDS) if (update[field] !== undefined) data[field] = update[field];
   if (update.notificationEmail !== undefined) {
@@ -64,6 +66,7 @@ export async function updateAdminSettings(adminId: string, update: SettingsUpdat
     data.nowPaymentsApiKeyEnc = encryptSecret(update.nowPaymentsApiKey);
   if (update.emailVerifierApiKey !== undefined)
     data.emailVerifierApiKeyEnc = encryptSecret(update.emailVerifierApiKey);
+  if (update.vatRatePercent !== undefined) data.vatRatePercent = update.vatRatePercent;
   if (update.autoRefreshDashboard !== undefined) data.autoRefreshDashboard = update.autoRefreshDashboard;
   if (update.enableNotifications !== undefined) data.enableNotifications = update.enableNotifications;
   if (Object.keys(data).length > 0) {

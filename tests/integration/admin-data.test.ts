@@ -636,6 +636,7 @@ describe("settings", () => {
       sellerIcoNumber: "",
       sellerPrivacyEmail: "",
       sellerVatNumber: "",
+      vatRatePercent: 0,
     });
     const key = "NP-SECRET-KEY-1234-ABCD";
     const updated = await callJson(settings.PATCH, "/x", {
@@ -701,6 +702,12 @@ describe("settings", () => {
       json: { sellerVatNumber: "123 4567 89" },
     });
     expect(vat.body).toMatchObject({ sellerVatNumber: "GB123456789" });
+    const rate = await callJson(settings.PATCH, "/x", {
+      token,
+      method: "PATCH",
+      json: { vatRatePercent: 17.5 },
+    });
+    expect(rate.body).toMatchObject({ vatRatePercent: 17.5 });
 
     for (const json of [
       { sellerIcoNumber: "12345" },
@@ -711,6 +718,10 @@ describe("settings", () => {
       { sellerLegalName: "x".repeat(201) },
       { sellerAddress: "a\u0000b" },
       { sellerLegalName: 5 },
+      { vatRatePercent: 100.01 },
+      { vatRatePercent: -1 },
+      { vatRatePercent: 7.125 },
+      { vatRatePercent: "20" },
     ]) {
       const refused = await callJson<{ errors: Record<string, string> }>(settings.PATCH, "/x", {
         token,

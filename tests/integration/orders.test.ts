@@ -118,6 +118,7 @@ describe("receipt and order page API", () => {
       expiresAt: new Date(row.paidAt!.getTime() + 30 * 24 * HOUR).toISOString(),
       replacement: null,
       swaps: { replaced: 0, notReplaced: 0, latest: [] },
+      invoice: null,
     });
     const file = await call(download, `/api/leads/download/${key}`, { params: { key } });
     expect(file.status).toBe(200);

@@ -291,6 +291,42 @@ describe("schema and migrations", () => {
     ).toEqual({ clientIp: "192.0.2.1", hour, count: 2 });
     await prisma.customRequestCount.delete({ where: { clientIp_hour: { clientIp: "192.0.2.1", hour } } });
 
+    // An invoice, its seller's counter and VAT rate: rolled back, as other files invoice on this
+    // database and their numbers start at 1.
+    const issued = {
+      orderId: order.id,
+      sellerId: 1,
+      number: 7,
+      companyName: "Engines GmbH",
+      address: "Hauptstrasse 1",
+      country: "DE",
+      vatId: "DE136695976",
+      sellerLegalName: "L",
+      sellerAddress: "A",
+      sellerVatNumber: "GB123456789",
+      issuedAt: verifiedAt,
+      correctedAt: verifiedAt,
+    };
+    await expect(
+      prisma.$transaction(async (tx) => {
+        await tx.settings.update({ where: { id: 1 }, data: { vatRatePercent: new Prisma.Decimal("17.5") } });
+        await tx.invoiceCounter.upsert({
+          where: { sellerId: 1 },
+          create: { sellerId: 1, lastNumber: 7 },
+          update: { lastNumber: 7 },
+        });
+        await tx.invoice.create({ data: { ...issued, vatRatePercent: new Prisma.Decimal("20.25") } });
+        const read = await tx.invoice.findUniqueOrThrow({
+          where: { orderId: order.id },
+          include: { counter: { include: { seller: { select: { vatRatePercent: true } } } } },
+        });
+        expect(read).toMatchObject({ ...issued, counter: { sellerId: 1, lastNumber: 7 } });
+        expect(read.vatRatePercent.toFixed(2)).toBe("20.25");
+        expect(read.counter.seller.vatRatePercent.toFixed(2)).toBe("17.50");
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+
     const claim = await prisma.replacementClaim.create({
       data: {
         orderId: order.id,
@@ -582,6 +618,10 @@ describe("schema and migrations", () => {
       "category_sources FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
       // A lead waiting to be healed leaves the queue with it (prisma/derived/50-heal-queue.sql).
       "invalidated_leads FOREIGN KEY (lead_id) REFERENCES leads(id) ON UPDATE CASCADE ON DELETE CASCADE",
+      // Invoices are kept: no order with one, nor the seller that numbered it, can be removed.
+      "invoice_counters FOREIGN KEY (seller_id) REFERENCES settings(id) ON UPDATE CASCADE ON DELETE RESTRICT",
+      "invoices FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE RESTRICT",
+      "invoices FOREIGN KEY (seller_id) REFERENCES invoice_counters(seller_id) ON UPDATE CASCADE ON DELETE RESTRICT",
       // Removing a category removes its leads...
       "leads FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
       "order_events FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE CASCADE",
