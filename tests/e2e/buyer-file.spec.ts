@@ -1,0 +1,103 @@
+// The buyer's file, end to end in Chromium on a test-mode store: choose "Valid only" beside the
+// segment filters, buy a starter, download the HubSpot import from the purchase's menu (HubSpot's
+// own headers, every row valid), then get an invoice on the order page and read the PDF back.
+import { readFile } from "node:fs/promises";
+import { expect, test } from "@playwright/test";
+import { parse } from "csv-parse/sync";
+import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
+import { startTestModeServer, type AppServer } from "../support/app-server";
+import { closeE2eDb, e2eDb } from "./admin-fixtures";
+
+let server: AppServer;
+let categoryId: string;
+
+test.beforeAll(async () => {
+  server = await startTestModeServer();
+  const categories = (await (await fetch(`${server.url}/api/categories`)).json()) as {
+    _id: string;
+    title: string;
+  }[];
+  categoryId = categories.find((category) => category.title === "Marketing")!._id;
+  // An invoice names its seller: Settings hold one here, and are emptied again afterwards.
+  await e2eDb().query(
+    `INSERT INTO settings (id, seller_legal_name, seller_address) VALUES (1, 'LeadMarket Ltd', '1 Example Street, London')
+     ON CONFLICT (id) DO UPDATE SET seller_legal_name = EXCLUDED.seller_legal_name, seller_address = EXCLUDED.seller_address`,
+  );
+});
+
+test.afterAll(async () => {
+  await e2eDb().query("UPDATE settings SET seller_legal_name = '', seller_address = ''");
+  await closeE2eDb();
+  await server.stop();
+});
+
+/** The PDF's text, each text item on its own line. */
+async function pdfText(path: string): Promise<string> {
+  const document = await getDocument({ data: new Uint8Array(await readFile(path)), verbosity: 0 }).promise;
+  const pages: string[] = [];
+  for (let page = 1; page <= document.numPages; page++) {
+    const content = await (await document.getPage(page)).getTextContent();
+    pages.push(content.items.map((item) => ("str" in item ? item.str : "")).join("\n"));
+  }
+  await document.destroy();
+  return pages.join("\n");
+}
+
+test("valid only: buy, take the HubSpot file and an invoice", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto(`${server.url}/category/${categoryId}?package=starter`);
+  const filters = page.getByTestId("segment-filters");
+  await filters.getByTestId("email-quality").selectOption("valid");
+  await filters.getByRole("button", { name: "Show matching leads" }).click();
+  await expect(page).toHaveURL(/emailQuality=valid/);
+  await expect(page.getByTestId("segment-availability")).toContainText("Starter available");
+
+  const popupPromise = page.waitForEvent("popup");
+  const created = page.waitForRequest("**/api/payment/create");
+  await page.getByRole("button", { name: "Buy Now" }).click();
+  expect((await created).postDataJSON()).toMatchObject({ emailQuality: "valid" });
+  const popup = await popupPromise;
+  const firstDownload = popup.waitForEvent("download");
+  await popup.getByRole("button", { name: /Pay \$10\.00/ }).click();
+  const complete = popup.getByTestId("purchase-complete");
+  await expect(complete.getByText("Payment Complete!")).toBeVisible();
+  await firstDownload;
+
+  // The HubSpot import from the purchase's one menu: HubSpot's own headers, every row valid.
+  const menu = complete.getByTestId("download-menu");
+  await menu.getByText("Download leads").click();
+  const hubspot = popup.waitForEvent("download");
+  await menu.getByRole("link", { name: "HubSpot import (CSV)" }).click();
+  const file = await hubspot;
+  expect(file.suggestedFilename()).toMatch(/^leads-[A-Za-z0-9_-]{43}-hubspot\.csv$/);
+  const records = parse(await readFile((await file.path())!, "utf8"), { columns: true }) as Record<
+    string,
+    string
+  >[];
+  expect(records).toHaveLength(1000);
+  expect(Object.keys(records[0])).toContain("Job Title");
+  expect(Object.keys(records[0])).toContain("Company Name");
+  expect(new Set(records.map((record) => record["Email Status"]))).toEqual(new Set(["valid"]));
+
+  // An invoice from the order page: the company's details, then the PDF with its number.
+  const key = /^leads-([A-Za-z0-9_-]{43})-hubspot\.csv$/.exec(file.suggestedFilename())![1];
+  await page.goto(`${server.url}/order/${key}`);
+  const invoice = page.locator("#invoice");
+  await invoice.getByLabel("Company name").fill("Acme Widgets GmbH");
+  await invoice.getByLabel("Address", { exact: true }).fill("Hauptstrasse 1, 10115 Berlin");
+  await invoice.getByLabel("Country").click();
+  await page.getByRole("option", { name: "Germany" }).click();
+  await invoice.getByRole("button", { name: "Get an invoice" }).click();
+  const issued = invoice.getByTestId("invoice-issued");
+  await expect(issued).toContainText("for Acme Widgets GmbH, Germany");
+  const number = /Invoice (\d+)/.exec((await issued.textContent())!)![1];
+  const pdf = page.waitForEvent("download");
+  await issued.getByRole("link", { name: "Download invoice (PDF)" }).click();
+  const document = await pdf;
+  expect(document.suggestedFilename()).toBe(`invoice-${number}.pdf`);
+  const text = await pdfText((await document.path())!);
+  for (const expected of ["LeadMarket Ltd", "Acme Widgets GmbH", "Marketing", "1,000", "$10.00"]) {
+    expect(text).toContain(expected);
+  }
+  expect(text).toContain(number);
+});
