@@ -337,6 +337,20 @@ export const ABUSE_ENDPOINTS: AbuseEntry[] = [
     ],
   },
   {
+    method: "GET",
+    path: "/api/orders/{key}/opt-outs",
+    bounded: "a key: one order's opt-outs, read by the order's key (at most its row count)",
+    inputs: [
+      {
+        name: "order_opt_outs",
+        worst: "a burst on the paid order's key",
+        clients: 8,
+        requests: 200,
+        build: (context) => ({ method: "GET", path: `/api/orders/${context.paidKey}/opt-outs` }),
+      },
+    ],
+  },
+  {
     method: "POST",
     path: "/api/orders/{key}/invoice",
     inputs: [

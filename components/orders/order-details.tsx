@@ -129,6 +129,29 @@ function Swaps({ swaps }: { swaps: OrderSummary["swaps"] }) {
   );
 }
 
+/** People in the order erased since the purchase: their rows left the file; their hashes, to suppress. */
+function OptOuts({ orderKey, count }: { orderKey: string; count: number }) {
+  return (
+    <section aria-labelledby="order-opt-outs" className="space-y-2" data-testid="order-opt-outs">
+      <h3 id="order-opt-outs" className="font-semibold">
+        Opt-outs since your purchase
+      </h3>
+      <p className="text-sm text-muted-foreground">
+        {count.toLocaleString("en-US")} {count === 1 ? "person" : "people"} in this order opted out or{" "}
+        {count === 1 ? "was" : "were"} erased since your purchase. Their rows have left your file;{" "}
+        <a
+          className="font-medium text-primary underline-offset-4 hover:underline"
+          href={`/api/orders/${encodeURIComponent(orderKey)}/opt-outs`}
+          download={`opt-outs-${orderKey}.json`}
+        >
+          download their SHA-256 hashes
+        </a>{" "}
+        to suppress them in your CRM.
+      </p>
+    </section>
+  );
+}
+
 /** One order as its buyer sees it: summary, status, downloads and the replacement guarantee. */
 export function OrderDetails({ orderKey, order, now }: { orderKey: string; order: OrderSummary; now: Date }) {
   const pkg = getPackage(order.packageType);
@@ -171,6 +194,7 @@ export function OrderDetails({ orderKey, order, now }: { orderKey: string; order
         <Downloads orderKey={orderKey} order={order} now={now} />
       </section>
       {order.swaps.replaced + order.swaps.notReplaced > 0 && <Swaps swaps={order.swaps} />}
+      {order.optOuts > 0 && <OptOuts orderKey={orderKey} count={order.optOuts} />}
       {order.paidAt && (
         <section aria-labelledby="order-replacement" className="space-y-2">
           <h3 id="order-replacement" className="font-semibold">

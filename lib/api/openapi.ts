@@ -7,7 +7,7 @@ import { PACKAGE_IDS } from "@/lib/packages";
 import { providerPaymentSchema } from "@/lib/payments/provider";
 import type { CategoryDto } from "@/lib/schemas/category";
 import { orderKeyParams, orderLookupBody, replacementBody } from "@/lib/schemas/orders";
-import type { OrderSummary, ReplacementAnswer } from "@/lib/schemas/orders";
+import type { OrderOptOuts, OrderSummary, ReplacementAnswer } from "@/lib/schemas/orders";
 import { invoiceDetailsBody, type InvoiceSummary } from "@/lib/schemas/invoice";
 import { pagination, uuidParams } from "@/lib/schemas/common";
 import { customRequestSchema, type CustomRequestCreated } from "@/lib/schemas/custom-request";
@@ -248,7 +248,21 @@ const orderSummary = z.object({
     latest: z.array(z.object({ row: z.number().int(), replaced: z.boolean(), at: isoDate })).max(50),
   }),
   invoice: invoiceSummary.nullable(),
+  optOuts: z
+    .number()
+    .int()
+    .describe("People in the order erased since the purchase; their rows left the file"),
 }) satisfies z.ZodType<OrderSummary>;
+
+const orderOptOutsAnswer = z.object({
+  count: z.number().int(),
+  optOuts: z.array(
+    z.object({
+      sha256: z.string().describe("SHA-256 (hex) of the person's email, trimmed and lower-cased"),
+      at: isoDate,
+    }),
+  ),
+}) satisfies z.ZodType<OrderOptOuts>;
 
 const replacementAnswer = z.object({
   accepted: z.literal(true),
@@ -377,6 +391,7 @@ const orderExample = {
   replacement: replacementExample,
   swaps: { replaced: 2, notReplaced: 0, latest: [{ row: 417, replaced: true, at: NOW }] },
   invoice: null,
+  optOuts: 1,
 };
 
 const invoiceExample = {
@@ -631,6 +646,28 @@ export const API_OPERATIONS: ApiOperation[] = [
     params: orderKeyParams,
     parameterText: { key: KEY_TEXT },
     answers: { 200: { description: "The order", schema: orderSummary, example: orderExample } },
+    errors: [400, 404, 429, 503],
+    limit: UNKNOWN_LOOKUPS,
+  },
+  {
+    method: "get",
+    path: "/api/orders/{key}/opt-outs",
+    tag: "Orders",
+    summary: "Opt-outs since the purchase",
+    description:
+      "The people the paid order delivered who were erased (opted out) since its purchase, oldest first: the SHA-256 of each one's normalised email (trimmed, lower-cased), to suppress them in your own CRM. Their rows have already left the order's file. Unpaid or unknown is 404.",
+    params: orderKeyParams,
+    parameterText: { key: KEY_TEXT },
+    answers: {
+      200: {
+        description: "The order's opt-outs",
+        schema: orderOptOutsAnswer,
+        example: {
+          count: 1,
+          optOuts: [{ sha256: "4b1f0c5e3d2a1908f7e6d5c4b3a2918071625344a5b6c7d8e9f0a1b2c3d4e5f6", at: NOW }],
+        },
+      },
+    },
     errors: [400, 404, 429, 503],
     limit: UNKNOWN_LOOKUPS,
   },

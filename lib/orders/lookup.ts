@@ -8,6 +8,7 @@ import { DOWNLOAD_DAYS } from "@/lib/orders/links";
 import { orderListingMail } from "@/lib/orders/mails";
 import { swapsOf } from "@/lib/orders/heal";
 import { invoiceSummarySelect, toInvoiceSummary } from "@/lib/orders/invoice";
+import { optOutCounts } from "@/lib/orders/opt-outs";
 import { replacementSummarySelect, toOrderSummary, toReplacementSummary } from "@/lib/orders/summary";
 import type { Caller } from "@/lib/limits/caller";
 import { orderViewSelect, toOrderView } from "@/lib/orders/view";
@@ -87,13 +88,15 @@ export async function ordersForToken(token: string, now = new Date()): Promise<L
       invoice: { select: invoiceSummarySelect },
     },
   });
-  const swaps = await swapsOf(rows.map((row) => row.id));
+  const ids = rows.map((row) => row.id);
+  const [swaps, optOuts] = await Promise.all([swapsOf(ids), optOutCounts(ids)]);
   return rows.map(({ replacement, invoice, ...row }) => ({
     ...toOrderSummary(
       toOrderView(row),
       replacement && toReplacementSummary(replacement),
       swaps.get(row.id)!,
       invoice && toInvoiceSummary(invoice),
+      optOuts.get(row.id)!,
     ),
     key: row.downloadKey,
     createdAt: row.createdAt.toISOString(),

@@ -7,6 +7,7 @@ import { db } from "@/lib/db";
 import { describeSegment } from "@/lib/segments/vocabularies";
 import { swapsOf } from "@/lib/orders/heal";
 import { invoiceOf } from "@/lib/orders/invoice";
+import { optOutCounts } from "@/lib/orders/opt-outs";
 import type { InvoiceSummary } from "@/lib/schemas/invoice";
 import type { OrderSummary, OrderSwaps, ReplacementSummary } from "@/lib/schemas/orders";
 
@@ -16,6 +17,7 @@ export function toOrderSummary(
   replacement: ReplacementSummary | null,
   swaps: OrderSwaps,
   invoice: InvoiceSummary | null,
+  optOuts: number,
 ): OrderSummary {
   return {
     categoryTitle: order.leadTitle,
@@ -31,6 +33,7 @@ export function toOrderSummary(
     replacement,
     swaps,
     invoice,
+    optOuts,
   };
 }
 
@@ -40,13 +43,14 @@ const NO_SWAPS: OrderSwaps = { replaced: 0, notReplaced: 0, latest: [] };
 export async function orderSummary(key: string, caller: Caller): Promise<OrderSummary> {
   const order = await findByKey(key, caller);
   if (!order) throw notFound("Order not found");
-  if (!order.paidAt) return toOrderSummary(order, null, NO_SWAPS, null);
-  const [replacement, swaps, invoice] = await Promise.all([
+  if (!order.paidAt) return toOrderSummary(order, null, NO_SWAPS, null, 0);
+  const [replacement, swaps, invoice, optOuts] = await Promise.all([
     replacementOf(order.id),
     swapsOf([order.id]),
     invoiceOf(order.id),
+    optOutCounts([order.id]),
   ]);
-  return toOrderSummary(order, replacement, swaps.get(order.id)!, invoice);
+  return toOrderSummary(order, replacement, swaps.get(order.id)!, invoice, optOuts.get(order.id)!);
 }
 
 /** The order's accepted claim, or null. */

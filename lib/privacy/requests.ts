@@ -150,10 +150,11 @@ function addressOnlyPattern(email: string): string {
 
 /**
  * Erases a person: their leads in every category (and those leads' rows in sold orders, so later
- * downloads no longer hold them), category counts, their address wherever else it was kept (the
- * mail outbox, buyer emails, custom requests and the texts of others', sign-in attempts, other
- * privacy requests); adds the hash to the suppression list. Buyers' exclusion lists keep their
- * hashes: a hash there keeps the person out of that buyer's order. A catalogue change: category counts move.
+ * downloads no longer hold them; each such order records the person's email hash as an opt-out),
+ * category counts, their address wherever else it was kept (the mail outbox, buyer emails, custom
+ * requests and the texts of others', sign-in attempts, other privacy requests); adds the hash to
+ * the erased emails. Buyers' exclusion lists keep their hashes: a hash there keeps the person out of
+ * that buyer's order. A catalogue change: category counts move.
  */
 async function erasePerson(tx: Tx, email: string): Promise<void> {
   // After any import under way has committed, and before the next one reads the suppression list.
@@ -166,6 +167,12 @@ async function erasePerson(tx: Tx, email: string): Promise<void> {
   });
   const ids = leads.map((lead) => lead.id);
   afterCommit(tx, revalidateCatalogue);
+  // The orders that delivered them learn of it (GET /api/orders/{key}/opt-outs) before their rows
+  // leave those orders' files.
+  await tx.$executeRaw`
+    INSERT INTO order_opt_outs (order_id, email_hash)
+    SELECT DISTINCT order_id, ${hash} FROM order_leads WHERE lead_id = ANY(${ids}::bigint[])
+    ON CONFLICT DO NOTHING`;
   await tx.orderLead.deleteMany({ where: { leadId: { in: ids } } });
   await tx.lead.deleteMany({ where: { id: { in: ids } } });
   // The triggers on leads take the sellable ones out of their category's count.

@@ -39,6 +39,14 @@ export type OrderSummary = {
   swaps: OrderSwaps;
   /** The paid order's invoice (docs/product-rules.md, "Invoices"); null until the buyer asks for one. */
   invoice: InvoiceSummary | null;
+  /** People in the order erased (opted out) since the purchase; their rows have left the file. */
+  optOuts: number;
+};
+
+/** `GET /api/orders/{key}/opt-outs`: the SHA-256 (hex) of each such person's normalised email. */
+export type OrderOptOuts = {
+  count: number;
+  optOuts: { sha256: string; at: string }[];
 };
 
 /** An order's healed rows: how many were swapped, how many the category could not fill, the latest. */

@@ -119,6 +119,7 @@ describe("receipt and order page API", () => {
       replacement: null,
       swaps: { replaced: 0, notReplaced: 0, latest: [] },
       invoice: null,
+      optOuts: 0,
     });
     const file = await call(download, `/api/leads/download/${key}`, { params: { key } });
     expect(file.status).toBe(200);

@@ -248,6 +248,13 @@ describe("schema and migrations", () => {
       ...heal,
       id: healRead.id,
     });
+    const optOut = { orderId: order.id, emailHash: "e".repeat(64), optedOutAt: verifiedAt };
+    await prisma.orderOptOut.create({ data: optOut });
+    expect(
+      await prisma.orderOptOut.findUniqueOrThrow({
+        where: { orderId_emailHash: { orderId: order.id, emailHash: optOut.emailHash } },
+      }),
+    ).toEqual(optOut);
     const throttled = await prisma.throttleEvent.create({ data: { bucket: "f".repeat(64) } });
     expect(await prisma.throttleEvent.findUniqueOrThrow({ where: { id: throttled.id } })).toMatchObject({
       bucket: "f".repeat(64),
@@ -447,6 +454,7 @@ describe("schema and migrations", () => {
     await prisma.order.delete({ where: { id: order.id } });
     expect(await prisma.orderEvent.count({ where: { orderId: order.id } })).toBe(0);
     expect(await prisma.orderHeal.count({ where: { orderId: order.id } })).toBe(0);
+    expect(await prisma.orderOptOut.count({ where: { orderId: order.id } })).toBe(0);
     expect(await prisma.leadSale.count({ where: { leadId: lead.id } })).toBe(0);
     await prisma.category.delete({ where: { id: category.id } });
     expect(await prisma.lead.count({ where: { categoryId: category.id } })).toBe(0);
@@ -630,6 +638,8 @@ describe("schema and migrations", () => {
       // ...but never a lead an order delivered, nor a category that has orders.
       "order_leads FOREIGN KEY (lead_id) REFERENCES leads(id) ON UPDATE CASCADE ON DELETE RESTRICT",
       "order_leads FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE CASCADE",
+      // An order's opt-outs go with it.
+      "order_opt_outs FOREIGN KEY (order_id) REFERENCES orders(id) ON UPDATE CASCADE ON DELETE CASCADE",
       "orders FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE RESTRICT",
       // An expired exclusion list leaves its orders; its entries go with it.
       "orders FOREIGN KEY (suppression_list_id) REFERENCES suppression_lists(id) ON UPDATE CASCADE ON DELETE SET NULL",
