@@ -88,7 +88,7 @@ const nextConfig: NextConfig = {
       },
       // Addresses holding a secret (an order's download key, a sign-in token): no referrer to any
       // other site, no caching, no indexing. Listed after the site-wide headers, so they win.
-      ...["/order/:key", "/orders", "/privacy/requests/confirm"].map((source) => ({
+      ...["/order/:key", "/order/:key/statement", "/orders", "/privacy/requests/confirm"].map((source) => ({
         source,
         headers: privateHeaders,
       })),

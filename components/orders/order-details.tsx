@@ -192,6 +192,19 @@ export function OrderDetails({ orderKey, order, now }: { orderKey: string; order
           Downloads
         </h3>
         <Downloads orderKey={orderKey} order={order} now={now} />
+        {order.paidAt && (
+          <p className="text-sm">
+            <a
+              href={`/order/${encodeURIComponent(orderKey)}/statement`}
+              className="font-medium text-primary underline-offset-4 hover:underline"
+            >
+              Due-diligence statement
+            </a>{" "}
+            <span className="text-muted-foreground">
+              (sources, collection and verification dates, TPS/CTPS screening, opt-outs)
+            </span>
+          </p>
+        )}
       </section>
       {order.swaps.replaced + order.swaps.notReplaced > 0 && <Swaps swaps={order.swaps} />}
       {order.optOuts > 0 && <OptOuts orderKey={orderKey} count={order.optOuts} />}

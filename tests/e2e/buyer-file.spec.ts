@@ -1,6 +1,7 @@
 // The buyer's file, end to end in Chromium on a test-mode store: choose "Valid only" beside the
 // segment filters, buy a starter, download the HubSpot import from the purchase's menu (HubSpot's
-// own headers, every row valid), then get an invoice on the order page and read the PDF back.
+// own headers, every row valid), then get an invoice on the order page and read the PDF back, and
+// open the order's due-diligence statement.
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { parse } from "csv-parse/sync";
@@ -100,4 +101,17 @@ test("valid only: buy, take the HubSpot file and an invoice", async ({ page }) =
     expect(text).toContain(expected);
   }
   expect(text).toContain(number);
+
+  // The order's due-diligence statement, linked from the order page.
+  await page.getByRole("link", { name: "Due-diligence statement" }).click();
+  await expect(page).toHaveURL(new RegExp(`/order/${key}/statement$`));
+  await expect(page.getByRole("heading", { name: "Due-diligence statement", level: 1 })).toBeVisible();
+  const statement = page.getByTestId("statement");
+  await expect(statement).toContainText("LeadMarket Ltd");
+  await expect(statement).toContainText("This order has no UK rows");
+  const sources = statement.getByTestId("statement-sources").locator("tbody tr");
+  expect(await sources.count()).toBeGreaterThan(0);
+  await expect(statement.getByTestId("statement-opt-outs")).toContainText(
+    "No one in this order has opted out",
+  );
 });

@@ -12,6 +12,7 @@ export type OrderRequest = {
   packageType?: string;
   email?: string;
   emailQuality?: string;
+  location?: string;
 };
 
 export async function paidOrder(standin: NowPaymentsStandin, request: OrderRequest): Promise<string> {
