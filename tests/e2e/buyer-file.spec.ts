@@ -6,30 +6,48 @@ import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
-import { startTestModeServer, type AppServer } from "../support/app-server";
-import { closeE2eDb, e2eDb } from "./admin-fixtures";
+import { Pool } from "pg";
+import { createCategoryWithLeads } from "../../prisma/demo-data";
+import { startAppServer, type AppServer } from "../support/app-server";
+import { createTestDatabase, type TestDatabase } from "../support/database";
 
 let server: AppServer;
+let database: TestDatabase;
 let categoryId: string;
 
+// A store of its own: the seller's identity it sets for the invoice stays out of the shared
+// store's Settings, which other specs read and save meanwhile.
 test.beforeAll(async () => {
-  server = await startTestModeServer();
-  const categories = (await (await fetch(`${server.url}/api/categories`)).json()) as {
-    _id: string;
-    title: string;
-  }[];
-  categoryId = categories.find((category) => category.title === "Marketing")!._id;
-  // An invoice names its seller: Settings hold one here, and are emptied again afterwards.
-  await e2eDb().query(
-    `INSERT INTO settings (id, seller_legal_name, seller_address) VALUES (1, 'LeadMarket Ltd', '1 Example Street, London')
-     ON CONFLICT (id) DO UPDATE SET seller_legal_name = EXCLUDED.seller_legal_name, seller_address = EXCLUDED.seller_address`,
-  );
+  database = await createTestDatabase("leadmarket_e2e_buyer_file");
+  const pool = new Pool({ connectionString: database.url, max: 2 });
+  try {
+    categoryId = await createCategoryWithLeads(pool, { title: "Marketing" }, 3000, 41);
+    // Two in three found valid (the rest stay unknown), so "Valid only" fills a starter.
+    await pool.query("UPDATE leads SET email_status = 'valid' WHERE category_id = $1 AND id % 3 <> 0", [
+      categoryId,
+    ]);
+    await pool.query(
+      "INSERT INTO settings (id, seller_legal_name, seller_address) VALUES (1, 'LeadMarket Ltd', '1 Example Street, London')",
+    );
+  } finally {
+    await pool.end();
+  }
+  server = await startAppServer({
+    env: {
+      DATABASE_URL: database.url,
+      APP_SECRET: process.env.E2E_APP_SECRET,
+      PAYMENTS_TEST_MODE: "1",
+      ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1",
+      SMTP_URL: process.env.E2E_SMTP_URL,
+      ORDER_CREATE_LIMIT: "100",
+    },
+    stdout: "ignore",
+  });
 });
 
 test.afterAll(async () => {
-  await e2eDb().query("UPDATE settings SET seller_legal_name = '', seller_address = ''");
-  await closeE2eDb();
-  await server.stop();
+  await server?.stop();
+  await database?.drop();
 });
 
 /** The PDF's text, each text item on its own line. */
