@@ -168,10 +168,14 @@ async function erasePerson(tx: Tx, email: string): Promise<void> {
   const ids = leads.map((lead) => lead.id);
   afterCommit(tx, revalidateCatalogue);
   // The orders that delivered them learn of it (GET /api/orders/{key}/opt-outs) before their rows
-  // leave those orders' files.
+  // leave those orders' files, and so do those that delivered them before a replacement or a heal
+  // swapped them out: their holders downloaded the row.
   await tx.$executeRaw`
     INSERT INTO order_opt_outs (order_id, email_hash)
-    SELECT DISTINCT order_id, ${hash} FROM order_leads WHERE lead_id = ANY(${ids}::bigint[])
+    SELECT order_id, ${hash} FROM (
+      SELECT order_id FROM order_leads WHERE lead_id = ANY(${ids}::bigint[])
+      UNION SELECT order_id FROM replacement_reports WHERE lead_id = ANY(${ids}::bigint[])
+      UNION SELECT order_id FROM order_heals WHERE old_lead_id = ANY(${ids}::bigint[])) AS delivered
     ON CONFLICT DO NOTHING`;
   await tx.orderLead.deleteMany({ where: { leadId: { in: ids } } });
   await tx.lead.deleteMany({ where: { id: { in: ids } } });

@@ -1,7 +1,8 @@
 // Opt-outs reach earlier buyers (docs/product-rules.md, "UK compliance") against PostgreSQL: a
 // person the order delivered and who is erased after its purchase is counted on the order and
 // listed by `GET /api/orders/{key}/opt-outs` as the SHA-256 of their normalised email; one erased
-// before the purchase, or never in the order, is not.
+// before the purchase, or never in the order, is not; one a heal swapped out of the file after the
+// buyer had it is.
 import { createHash } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { fromAddress } from "../support/client";
@@ -22,6 +23,7 @@ const { GET: optOutsApi } = await import("@/app/api/orders/[key]/opt-outs/route"
 const { db, pool } = await import("@/lib/db");
 const { confirmPrivacyRequest, signPrivacyToken } = await import("@/lib/privacy/requests");
 const { emailHash, maskEmail, normalizeEmail } = await import("@/lib/mail/address");
+const { healOrders } = await import("@/lib/orders/heal");
 const { createCategoryWithLeads } = await import("@/prisma/demo-data");
 
 afterAll(store.close);
@@ -48,6 +50,18 @@ const delivered = async (key: string) =>
   ).rows.map((row) => row.email);
 
 type OptOuts = { count: number; optOuts: { sha256: string; at: string }[] };
+
+const sha256 = (email: string): string =>
+  createHash("sha256").update(email.trim().toLowerCase(), "utf8").digest("hex");
+
+async function optOutsOf(key: string): Promise<OptOuts> {
+  const answer = await callJson<OptOuts>(optOutsApi, `/api/orders/${key}/opt-outs`, {
+    params: { key },
+    headers: nextAddress(),
+  });
+  expect(answer.status).toBe(200);
+  return answer.body;
+}
 
 describe("opt-outs since the purchase", () => {
   it("lists the order's people erased after it, as hashes of their normalised emails", async () => {
@@ -87,10 +101,27 @@ describe("opt-outs since the purchase", () => {
     });
     expect(answer.status).toBe(200);
     expect(answer.headers.get("cache-control")).toBe("no-store");
-    const expected = createHash("sha256").update(inOrder.trim().toLowerCase(), "utf8").digest("hex");
+    const expected = sha256(inOrder);
     expect(answer.body.count).toBe(1);
     expect(answer.body.optOuts).toEqual([{ sha256: expected, at: expect.any(String) }]);
     expect(Date.parse(answer.body.optOuts[0].at)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it("lists a person whom a heal swapped out of the file after the buyer had it", async () => {
+    const category = await createCategoryWithLeads(pool(), { title: "Healed Opt-out Leads" }, 2500, 82);
+    const key = await paidOrder(standin, { categoryId: category });
+    const [healed] = await delivered(key);
+    await pool().query("UPDATE leads SET email_status = 'invalid' WHERE email = $1 AND category_id = $2", [
+      healed,
+      category,
+    ]);
+    expect(await healOrders()).toBe(1);
+    expect(await delivered(key)).not.toContain(healed);
+
+    await erase(healed);
+    const answer = await optOutsOf(key);
+    expect(answer.count).toBe(1);
+    expect(answer.optOuts[0].sha256).toBe(sha256(healed));
   });
 
   it("answers 404 for an unknown, malformed or unpaid order's key", async () => {

@@ -605,6 +605,11 @@ describe("schema and migrations", () => {
         "tps_numbers e164",
         "ctps_numbers e164",
         "leads id) WHERE (phone_e164 IS NULL",
+        // An erasure finds the orders that delivered the person: in the file, reported in a claim,
+        // or healed out of it (lib/privacy/requests.ts).
+        "order_leads lead_id",
+        "replacement_reports lead_id",
+        "order_heals old_lead_id",
       ]),
     );
 
