@@ -5,11 +5,11 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { parse } from "csv-parse/sync";
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { Pool } from "pg";
 import { createCategoryWithLeads } from "../../prisma/demo-data";
-import { startAppServer, type AppServer } from "../support/app-server";
+import { startTestModeServer, type AppServer } from "../support/app-server";
 import { createTestDatabase, type TestDatabase } from "../support/database";
+import { pdfText } from "../support/pdf";
 
 let server: AppServer;
 let database: TestDatabase;
@@ -32,35 +32,13 @@ test.beforeAll(async () => {
   } finally {
     await pool.end();
   }
-  server = await startAppServer({
-    env: {
-      DATABASE_URL: database.url,
-      APP_SECRET: process.env.E2E_APP_SECRET,
-      PAYMENTS_TEST_MODE: "1",
-      ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1",
-      SMTP_URL: process.env.E2E_SMTP_URL,
-      ORDER_CREATE_LIMIT: "100",
-    },
-    stdout: "ignore",
-  });
+  server = await startTestModeServer(database.url);
 });
 
 test.afterAll(async () => {
   await server?.stop();
   await database?.drop();
 });
-
-/** The PDF's text, each text item on its own line. */
-async function pdfText(path: string): Promise<string> {
-  const document = await getDocument({ data: new Uint8Array(await readFile(path)), verbosity: 0 }).promise;
-  const pages: string[] = [];
-  for (let page = 1; page <= document.numPages; page++) {
-    const content = await (await document.getPage(page)).getTextContent();
-    pages.push(content.items.map((item) => ("str" in item ? item.str : "")).join("\n"));
-  }
-  await document.destroy();
-  return pages.join("\n");
-}
 
 test("valid only: buy, take the HubSpot file and an invoice", async ({ page }) => {
   test.setTimeout(120_000);
@@ -114,7 +92,7 @@ test("valid only: buy, take the HubSpot file and an invoice", async ({ page }) =
   await issued.getByRole("link", { name: "Download invoice (PDF)" }).click();
   const document = await pdf;
   expect(document.suggestedFilename()).toBe(`invoice-${number}.pdf`);
-  const text = await pdfText((await document.path())!);
+  const text = await pdfText(new Uint8Array(await readFile((await document.path())!)));
   for (const expected of ["LeadMarket Ltd", "Acme Widgets GmbH", "Marketing", "1,000", "$10.00"]) {
     expect(text).toContain(expected);
   }

@@ -2,7 +2,7 @@
 // real SMTP server: gapless numbers under concurrency and after a failed attempt, one correction
 // then 409, VAT IDs checked per country, VAT included at the seller's rate or reverse-charged, and
 // the PDF read back with pdfjs.
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
+import { pdfText } from "../support/pdf";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fromAddress } from "../support/client";
 import { paidOrder } from "../support/paid-order";
@@ -57,18 +57,10 @@ const getPdf = (key: string) =>
   call(invoiceRoute.GET, `/api/orders/${key}/invoice`, { params: { key }, headers: nextAddress() });
 
 /** The PDF's text, page by page, each text item on its own line. */
-async function pdfText(key: string): Promise<string> {
+async function pdfTextOf(key: string): Promise<string> {
   const response = await getPdf(key);
   expect(response.status).toBe(200);
-  const document = await getDocument({ data: new Uint8Array(await response.arrayBuffer()), verbosity: 0 })
-    .promise;
-  const pages: string[] = [];
-  for (let page = 1; page <= document.numPages; page++) {
-    const content = await (await document.getPage(page)).getTextContent();
-    pages.push(content.items.map((item) => ("str" in item ? item.str : "")).join("\n"));
-  }
-  await document.destroy();
-  return pages.join("\n");
+  return pdfText(new Uint8Array(await response.arrayBuffer()));
 }
 
 const lastNumber = async () =>
@@ -138,7 +130,7 @@ describe("invoice details", () => {
     const second = await sendDetails(key, { ...GERMAN, companyName: "Beispiel SE" });
     expect(second.status).toBe(409);
     expect(second.body.message).toContain("already corrected once");
-    const text = await pdfText(key);
+    const text = await pdfTextOf(key);
     expect(text).toContain("Beispiel AG");
     expect(text).not.toContain("Beispiel SE");
     // The order page shows the invoice as stored.
@@ -200,7 +192,7 @@ describe("the invoice PDF", () => {
     expect(response.headers.get("content-disposition")).toBe(
       `attachment; filename=invoice-${issued.body.number}.pdf`,
     );
-    const text = await pdfText(key);
+    const text = await pdfTextOf(key);
     for (const expected of [
       "LeadMarket Data Ltd",
       "VAT number: GB980780684",
@@ -231,7 +223,7 @@ describe("the invoice PDF", () => {
     const key = await buy();
     const polish = { companyName: "Zakład Łódź Sp. z o.o.", address: "ul. Piotrkowska 1\n90-001 Łódź" };
     expect((await sendDetails(key, { ...polish, country: "PL", vatId: "526-025-02-74" })).status).toBe(201);
-    const text = await pdfText(key);
+    const text = await pdfTextOf(key);
     expect(text).toContain("Reverse charge: no VAT is charged on this supply");
     expect(text).toContain("VAT (reverse charge)");
     expect(text).toContain("$0.00");

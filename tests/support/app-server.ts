@@ -60,14 +60,15 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
 }
 
 /**
- * A second server of the e2e build, on the same database, with the built-in test payment page on
- * (the shared e2e app runs with test mode off). Same database, same outbox: whichever server claims
- * a mail (another spec's receipt too) must deliver it to the mailbox the specs read.
+ * A second server of the e2e build, on the same database (or the given one), with the built-in
+ * test payment page on (the shared e2e app runs with test mode off). On the same database it shares
+ * the outbox: whichever server claims a mail (another spec's receipt too) must deliver it to the
+ * mailbox the specs read.
  */
-export function startTestModeServer(): Promise<AppServer> {
+export function startTestModeServer(databaseUrl = process.env.E2E_DATABASE_URL): Promise<AppServer> {
   return startAppServer({
     env: {
-      DATABASE_URL: process.env.E2E_DATABASE_URL,
+      DATABASE_URL: databaseUrl,
       APP_SECRET: process.env.E2E_APP_SECRET,
       PAYMENTS_TEST_MODE: "1",
       ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1",

@@ -1,13 +1,9 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { PrintButton } from "@/components/orders/print-button";
 import { Statement } from "@/components/orders/statement";
-import { clientAddress } from "@/lib/api/client-address";
-import { AppError } from "@/lib/errors";
-import { orderStatement, type OrderStatement } from "@/lib/orders/statement";
-import { orderKeyParams } from "@/lib/schemas/orders";
+import { orderStatement } from "@/lib/orders/statement";
+import { LimitedPage, loadByOrderKey } from "@/app/(site)/order/order-key";
 
 // A paid order's printable due-diligence statement. Like the order page, its address holds the
 // download key: never indexed or cached, and sent with `Referrer-Policy: no-referrer`.
@@ -21,26 +17,9 @@ export const metadata: Metadata = {
 type Props = { params: Promise<{ key: string }> };
 
 export default async function StatementPage({ params }: Props) {
-  const parsed = orderKeyParams.safeParse(await params);
-  if (!parsed.success) notFound();
-  const { key } = parsed.data;
-  let statement: OrderStatement;
-  try {
-    statement = await orderStatement(key, { clientIp: clientAddress(await headers()) });
-  } catch (error) {
-    if (error instanceof AppError && error.status === 404) notFound();
-    if (error instanceof AppError && error.status === 429) {
-      return (
-        <div className="mx-auto max-w-2xl px-4 py-14 sm:px-6">
-          <h1 className="text-3xl font-bold tracking-tight">Due-diligence statement</h1>
-          <p className="mt-4 text-muted-foreground" role="alert">
-            {error.message}
-          </p>
-        </div>
-      );
-    }
-    throw error;
-  }
+  const loaded = await loadByOrderKey(params, orderStatement);
+  if ("limited" in loaded) return <LimitedPage title="Due-diligence statement" message={loaded.limited} />;
+  const { key, value: statement } = loaded;
   return (
     <div className="mx-auto max-w-2xl space-y-6 px-4 py-10 sm:px-6 lg:py-14">
       <div className="space-y-2">
