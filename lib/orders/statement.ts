@@ -2,6 +2,7 @@ import "server-only";
 import { pool } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import type { Caller } from "@/lib/limits/caller";
+import { assertWithinLimit } from "@/lib/limits/throttle";
 import { columnSql, orderLeadsSql } from "@/lib/leads/delivery";
 import { findByKey } from "@/lib/orders/access";
 import { optOutCounts } from "@/lib/orders/opt-outs";
@@ -96,6 +97,11 @@ async function statementFigures(orderId: string): Promise<StatementFigures> {
 export async function orderStatement(key: string, caller: Caller): Promise<OrderStatement> {
   const order = await findByKey(key, caller);
   if (!order?.paidAt) throw notFound("Order not found");
+  // Each statement reads the order's rows twice (up to 20,000): a key's holder gets 30 in 10 minutes.
+  await assertWithinLimit(
+    { bucket: `statement:${order.id}`, max: 30, windowSeconds: 600 },
+    "Too many statements for this order. Please try again later.",
+  );
   const [settings, figures, optOuts] = await Promise.all([
     getSettings(),
     statementFigures(order.id),

@@ -90,6 +90,10 @@ describe("the due-diligence statement", () => {
     const day = (days: number) => new Date(Date.now() - days * 24 * 3600 * 1000).toISOString().slice(0, 10);
     expect(figures.screened).toEqual({ oldest: day(40), newest: day(7) });
     expect(figures.phones).toEqual({ clear: 600, tps: 300, ctps: 50, unscreened: 49, other: 0 });
+
+    // 30 statements of one order in 10 minutes; the 31st is refused.
+    for (let count = 1; count < 30; count++) await orderStatement(key, caller);
+    await expect(orderStatement(key, caller)).rejects.toMatchObject({ status: 429 });
   });
 
   it("answers 404 for an unknown key", async () => {
