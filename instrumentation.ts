@@ -1,7 +1,7 @@
 // Validates the environment when the server starts, so a misconfiguration stops it at once
 // instead of failing the first request; then starts the mail outbox's worker and the orders'
-// background upkeep (expiry of abandoned checkouts, re-checks of pending payments), and the
-// normalising of phones stored before phones were.
+// background upkeep (expiry of abandoned checkouts, re-checks of pending payments), the pace of
+// UK leads' privacy notices, and the normalising of phones stored before phones were.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { env } = await import("@/lib/env");
@@ -12,6 +12,8 @@ export async function register(): Promise<void> {
     startOutboxWorker();
     const { startOrderMaintenance } = await import("@/lib/orders/maintenance");
     startOrderMaintenance();
+    const { startNoticeWorker } = await import("@/lib/privacy/notices");
+    startNoticeWorker();
     // Leads stored before phones were normalised (docs/product-rules.md, "UK compliance").
     const { pool } = await import("@/lib/db");
     const { normalisePendingPhones } = await import("@/lib/leads/screening");

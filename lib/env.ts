@@ -53,6 +53,9 @@ const schema = z.object({
   EMAIL_VERIFIER_MONTHLY_LIMIT: z.coerce.number().int().min(0).optional(),
   // Addresses the background re-checks take a second (DNS and provider alike); 0: no limit.
   EMAIL_VERIFY_RATE: z.coerce.number().min(0).default(20),
+  // Article 14 notices queued an hour, in all (0: no limit) and per recipient domain.
+  PRIVACY_NOTICE_RATE: z.coerce.number().min(0).default(2000),
+  PRIVACY_NOTICE_DOMAIN_RATE: z.coerce.number().int().min(1).default(50),
 });
 
 export type Env = Omit<z.infer<typeof schema>, "APP_SECRET" | "PUBLIC_BASE_URL" | "PAYMENTS_TEST_MODE"> & {

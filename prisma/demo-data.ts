@@ -518,6 +518,8 @@ export function* leadBatches(
         profileUrl: `https://www.linkedin.com/in/${slug(firstName)}-${slug(lastName)}-${Math.floor(next() * 0xffffff).toString(16)}`,
         verifiedAt: new Date(now - Math.floor(age)),
         source: DEMO_SOURCES[walked % DEMO_SOURCES.length],
+        // Fictional people: seeded as notified, so the demo sells UK rows from its first start.
+        ...(country === "UK" ? { noticeStatus: "sent" as const } : {}),
         ...(options.statuses ? { emailStatus: STATUS_CYCLE[(made + i) % STATUS_CYCLE.length] } : {}),
       });
       if (batch.length === batchSize) {

@@ -548,6 +548,21 @@ export const ABUSE_ENDPOINTS: AbuseEntry[] = [
   },
   {
     method: "POST",
+    path: "/api/privacy/notices/opt-out",
+    bounded: "one token in a small JSON body, its signature checked before any read",
+    inputs: [
+      {
+        name: "notice_opt_out",
+        worst: "a burst of forged tokens of the longest allowed length",
+        clients: 8,
+        requests: 200,
+        build: (_, index) =>
+          json("POST", "/api/privacy/notices/opt-out", { token: `${"a".repeat(1990)}.${index}` }),
+      },
+    ],
+  },
+  {
+    method: "POST",
     path: "/api/suppression-lists",
     inputs: [
       {

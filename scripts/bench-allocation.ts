@@ -158,7 +158,7 @@ async function main(): Promise<void> {
             INSERT INTO order_leads (order_id, position, lead_id)
             SELECT ${plainOrder.id}::uuid, row_number() OVER (ORDER BY verified_at DESC, id), id
               FROM (SELECT id, verified_at FROM leads
-                     WHERE category_id = ${category}::uuid AND country = 'USA' AND lead_sellable(quarantined_at, email_status)
+                     WHERE category_id = ${category}::uuid AND country = 'USA' AND lead_sellable(quarantined_at, email_status, notice_status)
                      ORDER BY verified_at DESC, id LIMIT ${PREMIUM}::int) AS chosen`;
         }),
       );

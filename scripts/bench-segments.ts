@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     );
     await pool.query(`CREATE TABLE plain_leads AS
       SELECT category_id, country, facet_region, facet_seniority, facet_department, facet_size, facet_revenue
-      FROM leads WHERE lead_sellable(quarantined_at, email_status)`);
+      FROM leads WHERE lead_sellable(quarantined_at, email_status, notice_status)`);
     for (const facet of FACETS) {
       await pool.query(`CREATE INDEX ON plain_leads (category_id, country, facet_${facet})`);
     }

@@ -1,6 +1,7 @@
 "use client";
 
 import {
+  MailCheck,
   MailX,
   Clock,
   DollarSign,
@@ -105,6 +106,14 @@ function insights(stats: StatsDto) {
       value: formatCount(stats.invalidFoundThisMonth),
       detail: "Addresses our checks found invalid this month",
       icon: MailX,
+    },
+    {
+      title: "Privacy Notices",
+      value: stats.ukCompliance.notices.enabled ? formatCount(stats.ukCompliance.notices.sentThisMonth) : "Off",
+      detail: stats.ukCompliance.notices.enabled
+        ? `Sent this month; ${formatCount(stats.ukCompliance.notices.waiting)} UK leads queued, ${formatCount(stats.ukCompliance.notices.optedOutThisMonth)} opted out this month`
+        : "UK rows sell without Article 14 notices",
+      icon: MailCheck,
     },
     {
       title: "Leads in Stock",

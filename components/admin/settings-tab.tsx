@@ -53,6 +53,7 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
   const [notificationEmail, setNotificationEmail] = useState(settings.notificationEmail);
   const [autoRefresh, setAutoRefresh] = useState(settings.autoRefreshDashboard);
   const [notifications, setNotifications] = useState(settings.enableNotifications);
+  const [privacyNotices, setPrivacyNotices] = useState(settings.privacyNotices);
   const [seller, setSeller] = useState<SellerIdentity>(() => sellerOf(settings));
   const [vatRate, setVatRate] = useState(String(settings.vatRatePercent));
   const [sellerErrors, setSellerErrors] = useState<Record<string, string>>({});
@@ -99,6 +100,7 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
     if (apiKey.trim()) changes.nowPaymentsApiKey = apiKey.trim();
     if (autoRefresh !== settings.autoRefreshDashboard) changes.autoRefreshDashboard = autoRefresh;
     if (notifications !== settings.enableNotifications) changes.enableNotifications = notifications;
+    if (privacyNotices !== settings.privacyNotices) changes.privacyNotices = privacyNotices;
     for (const { field } of SELLER_INPUTS)
       if (seller[field].trim() !== settings[field]) changes[field] = seller[field].trim();
     // An emptied field is no rate: Number("") would read as 0.
@@ -250,6 +252,25 @@ function SettingsForm({ settings }: { settings: SettingsDto }) {
                 </div>
               );
             })}
+            <div className="mt-2 grid gap-2">
+              <div className="flex items-center gap-2">
+                <Checkbox
+                  id="settings-privacy-notices"
+                  checked={privacyNotices}
+                  aria-describedby="settings-privacy-notices-help"
+                  onCheckedChange={(checked) => setPrivacyNotices(checked === true)}
+                />
+                <Label htmlFor="settings-privacy-notices">Send privacy notices to UK leads</Label>
+              </div>
+              <p
+                id="settings-privacy-notices-help"
+                className={privacyNotices ? "text-sm text-muted-foreground" : "text-sm text-destructive"}
+              >
+                {privacyNotices
+                  ? "Each UK lead's person is mailed an Article 14 notice before the lead is first sold."
+                  : "Warning: UK rows then sell without Article 14 notices, and the UK rows waiting for theirs go on sale when you save."}
+              </p>
+            </div>
             <div className="mt-2 grid gap-2">
               <Label htmlFor="settings-vatRatePercent">VAT Rate (%)</Label>
               <Input

@@ -116,10 +116,15 @@ export function Statement({ statement, orderKey }: { statement: OrderStatement; 
         )}
       </Section>
       <Section title="Notices to the people in the data (UK GDPR Article 14)">
-        <p>
-          We have not sent Article 14 notices to the people in this order. As the controller who receives
-          their data, you must give each UK person the Article 14 information, naming the sources above,
-          within one month of receiving it and at the latest at your first communication with them.
+        <p data-testid="statement-notices">
+          {figures.ukLeads === 0
+            ? "This order has no UK rows."
+            : figures.notified === figures.ukLeads
+              ? `We sent each of the ${n(figures.ukLeads)} UK people in this order our Article 14 notice before their row was first sold${figures.noticesSent ? ` (${span(figures.noticesSent)})` : ""}: who we are, the source, the purpose, the lawful basis, the recipients, how long we keep the data, their rights, and a one-click opt-out.`
+              : `${n(figures.notified)} of the ${n(figures.ukLeads)} UK people in this order were sent our Article 14 notice before their row was first sold${figures.noticesSent ? ` (${span(figures.noticesSent)})` : ""}; the other ${n(figures.ukLeads - figures.notified)} were sold without one (our notices were off, or the rows predate them).`}{" "}
+          As the controller who receives their data, you must still give each UK person your own Article 14
+          information, naming the sources above, within one month of receiving it and at the latest at your
+          first communication with them.
         </p>
       </Section>
       <Section title="Lawful basis and use">

@@ -21,7 +21,12 @@ import {
   paymentStatusQuery,
   testPaymentForm,
 } from "@/lib/schemas/payment";
-import { privacyConfirmBody, privacyRequestBody, type PrivacyConfirmAnswer } from "@/lib/schemas/privacy";
+import {
+  privacyConfirmBody,
+  privacyRequestBody,
+  type NoticeOptOutAnswer,
+  type PrivacyConfirmAnswer,
+} from "@/lib/schemas/privacy";
 import {
   listAvailabilityQuery,
   listIdParams,
@@ -296,6 +301,11 @@ const privacyConfirmAnswer = z.object({
   kind: z.enum(["access", "erasure"]),
   state: z.enum(["completed", "already_completed"]),
 }) satisfies z.ZodType<PrivacyConfirmAnswer>;
+
+const noticeOptOutAnswer = z.object({
+  success: z.literal(true),
+  state: z.enum(["completed", "already_completed"]),
+}) satisfies z.ZodType<NoticeOptOutAnswer>;
 
 const customRequestCreated = z.object({
   success: z.literal(true),
@@ -969,6 +979,30 @@ export const API_OPERATIONS: ApiOperation[] = [
         schema: privacyConfirmAnswer,
         example: { success: true, kind: "erasure", state: "completed" },
       },
+    },
+    errors: [400, 410, 413, 503],
+  },
+  {
+    method: "post",
+    path: "/api/privacy/notices/opt-out",
+    tag: "Privacy",
+    summary: "Opt out from a privacy notice's link",
+    description:
+      "Erases, everywhere, the person a UK privacy notice was mailed to, and keeps them out of later imports; once per link (60 days). A second click answers `already_completed`.",
+    body: {
+      description: "The token of the notice's link.",
+      required: true,
+      content: {
+        [JSON_TYPE]: {
+          schema: privacyConfirmBody,
+          examples: {
+            token: { summary: "The link's token", value: { token: "eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmF0dXJl" } },
+          },
+        },
+      },
+    },
+    answers: {
+      200: { description: "Erased", schema: noticeOptOutAnswer, example: { success: true, state: "completed" } },
     },
     errors: [400, 410, 413, 503],
   },

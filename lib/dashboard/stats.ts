@@ -2,6 +2,7 @@ import "server-only";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { db } from "@/lib/db";
 import { CLOSED_STATUSES } from "@/lib/payments/status";
+import { noticeFigures } from "@/lib/privacy/notices";
 import { SELLER_REQUIRED, type StatsDto, type UkComplianceDto } from "@/lib/schemas/admin";
 import { getSettings } from "@/lib/settings";
 import { SCREENING_DAYS, SCREENING_WARNING_DAYS } from "@/lib/schemas/category";
@@ -104,6 +105,7 @@ async function ukCompliance(): Promise<UkComplianceDto> {
     screenedAt: screening?.screened_at ?? null,
     screeningExpiresOn: screening?.expires_on ?? null,
     screeningWarning,
+    notices: await noticeFigures(settings.privacyNotices),
   };
 }
 

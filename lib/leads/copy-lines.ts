@@ -6,7 +6,7 @@ import { checkPhone } from "./phone";
 // A lead as a row of COPY's text format: the text fields, country and verification date, then the
 // verdict of its email check (docs/product-rules.md, "Verification"), then its phone normalised
 // (lib/leads/phone.ts; a UK number is screened after insertion, lib/leads/screening.ts), then its
-// source and collection date.
+// source and collection date, then where its person's notice is (lib/privacy/notices.ts).
 
 const VERIFICATION_COLUMNS = `email_status "EmailStatus", email_checked_at timestamptz,
   email_status_reason text, role_account boolean, free_mail boolean`;
@@ -25,13 +25,14 @@ export const LEAD_COLUMNS = [
   "phone_status",
   "source",
   "collected_at",
+  "notice_status",
 ].join(", ");
 
 /** A private table of the same rows, for the ones that may repeat an email. */
 export const STAGING = `CREATE TEMP TABLE lead_import (
     ${TEXT_FIELDS.map(({ column }) => `${column} text`).join(", ")}, country "Country",
     verified_at timestamptz, ${VERIFICATION_COLUMNS}, phone_e164 text, phone_status "PhoneStatus",
-    source text, collected_at timestamptz
+    source text, collected_at timestamptz, notice_status "NoticeStatus"
   ) ON COMMIT DROP`;
 
 /** Most rows of an import share one verification time and one check time: each written once. */
@@ -63,6 +64,7 @@ export function copyLine(lead: LeadInput, email: string): string {
   return (
     `${line}${lead.country}\t${verifiedIso(lead.verifiedAt)}\t${lead.emailStatus ?? "unknown"}\t${checked}\t` +
     `${reason}\t${lead.roleAccount ? "t" : "f"}\t${lead.freeMail ? "t" : "f"}\t${phone.e164}\t${phone.status}\t` +
-    `${copyField(lead.source ?? SOURCE_NOT_RECORDED)}\t${collectedIso(lead.collectedAt ?? lead.verifiedAt)}\n`
+    `${copyField(lead.source ?? SOURCE_NOT_RECORDED)}\t${collectedIso(lead.collectedAt ?? lead.verifiedAt)}\t` +
+    `${lead.noticeStatus ?? "not_required"}\n`
   );
 }

@@ -10,7 +10,8 @@ import { mapHeader, toLead } from "@/lib/leads/import-rows";
 import { insertLeadStream } from "@/lib/leads/insert";
 import { screenPhones } from "@/lib/leads/screening";
 import { IMPORT_REFUSALS, importSource, type ImportReport } from "@/lib/schemas/admin";
-import { getEmailVerifierApiKey } from "@/lib/settings";
+import { noticesImported } from "@/lib/privacy/notices";
+import { getEmailVerifierApiKey, getSettings } from "@/lib/settings";
 import { mailDomainChecker, zeroBounce } from "@/lib/verification/configured";
 import type { MailDomainChecker } from "@/lib/verification/mail-domain";
 
@@ -62,6 +63,7 @@ export async function importLeadsCsv(
     if (report.invalid.length < MAX_REPORTED_INVALID) report.invalid.push({ line, reason });
   };
   const now = new Date();
+  const notices = (await getSettings()).privacyNotices;
   // The rows read, a batch at a time, refused ones among them in their place. A malformed spot or
   // the size limit ends the rows early, and those before it are imported.
   async function* rows(): AsyncGenerator<(Row | Refused)[]> {
@@ -90,6 +92,8 @@ export async function importLeadsCsv(
           }
           if (record.every((cell) => cell.trim() === "")) continue;
           const result = toLead(columns, record, now, source ?? undefined);
+          // A UK row waits for its person's notice before it is sold (lib/privacy/notices.ts).
+          if (notices && "lead" in result && result.lead.country === "UK") result.lead.noticeStatus = "due";
           batch.push({ line, ...result });
           if (batch.length >= BATCH_SIZE) {
             yield batch;
@@ -120,6 +124,7 @@ export async function importLeadsCsv(
   const { received, inserted, suppressed, unknownFacets } = await insertLeadStream(pool(), categoryId, leads);
   // The new UK rows are screened against the registers now, not at the next register upload.
   if (inserted > 0) await screenPhones(pool(), categoryId);
+  if (inserted > 0 && notices) noticesImported();
   report.unknownFacets = unknownFacets;
   revalidateCatalogue();
   report.imported = inserted;

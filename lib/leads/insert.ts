@@ -13,6 +13,7 @@ import { pgTransaction } from "../pg-transaction";
 import type { Location } from "../location";
 import { EmailHashes } from "./email-hashes";
 import type { EmailStatus } from "@/lib/verification/verify-addresses";
+import type { NoticeStatus } from "@/lib/generated/prisma/enums";
 import { copyLine, LEAD_COLUMNS, STAGING } from "./copy-lines";
 import { copyTextValue } from "./copy-text";
 import { unknownFacetsInserted, type UnknownFacets } from "../segments/unknowns";
@@ -46,6 +47,8 @@ export type LeadInput = {
   source?: string;
   /** When the source collected it; unset: its verification date (it was collected by then). */
   collectedAt?: Date;
+  /** Where its person's Article 14 notice is (lib/privacy/notices.ts); unset: not required. */
+  noticeStatus?: NoticeStatus;
 };
 
 // Rows that may repeat an email already in the category or earlier in the input are moved from

@@ -3,6 +3,13 @@ import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { transmit, type Mail } from "@/lib/mail";
 import { maskEmail } from "@/lib/mail/address";
+import {
+  NOTICE_KIND,
+  noticeBounced,
+  noticeSent,
+  noticeUndelivered,
+  permanentlyRefused,
+} from "@/lib/privacy/notice-delivery";
 
 // The mail outbox. A mail is a row written in the same transaction as what caused it (a sale, a
 // request), so it exists exactly when its cause does, and an SMTP outage only delays it. The
@@ -40,12 +47,12 @@ function decode(stored: StoredMail): Mail {
 }
 
 /**
- * Stores a mail for delivery. Inside a transaction pass its `tx` so the mail is kept or dropped
- * with the rest; without one it is stored at once. `kind` names the mail for per-recipient caps
- * (see countRecentMails) and the log.
+ * Stores a mail for delivery; answers its id. Inside a transaction pass its `tx` so the mail is
+ * kept or dropped with the rest; without one it is stored at once. `kind` names the mail for
+ * per-recipient caps (see countRecentMails) and the log.
  */
-export async function queueMail(mail: Mail, tx?: Tx, kind = "notification"): Promise<void> {
-  await (tx ?? db()).mailOutbox.create({
+export async function queueMail(mail: Mail, tx?: Tx, kind = "notification"): Promise<bigint> {
+  const { id } = await (tx ?? db()).mailOutbox.create({
     data: { kind, recipient: mail.to.toLowerCase(), mail: encode(mail) as Prisma.InputJsonObject },
     select: { id: true },
   });
@@ -53,6 +60,7 @@ export async function queueMail(mail: Mail, tx?: Tx, kind = "notification"): Pro
   // The poll (started here too, for processes that never called startOutboxWorker) retries.
   startOutboxWorker();
   if (!tx || !afterCommit(tx, () => scheduleDelivery(0))) scheduleDelivery(0);
+  return id;
 }
 
 /** How many mails of this kind were queued for this recipient in the last 24 hours. */
@@ -95,9 +103,20 @@ async function deliverNext(): Promise<boolean> {
         },
         select: { id: true },
       });
+      if (row.kind === NOTICE_KIND) await noticeSent(tx, row.id);
     } catch (error) {
       const message = (error as Error).message;
       console.error(`[mail] sending "${mail.subject}" to ${shown} failed: ${message}`);
+      // A notice's 5xx is the answer (the address takes no mail), not an outage to retry.
+      if (row.kind === NOTICE_KIND && permanentlyRefused(error)) {
+        await tx.mailOutbox.update({
+          where: { id: row.id },
+          data: { attempts: { increment: 1 }, lastError: message.slice(0, 1000), status: "failed" },
+          select: { id: true },
+        });
+        await noticeBounced(tx, row.id, message);
+        return true;
+      }
       if (row.expired) {
         console.error(
           `[mail] gave up on ${row.kind} mail ${row.id} to ${shown} after ${GIVE_UP_AFTER_HOURS} h`,
@@ -114,6 +133,7 @@ async function deliverNext(): Promise<boolean> {
         },
         select: { id: true },
       });
+      if (row.expired && row.kind === NOTICE_KIND) await noticeUndelivered(tx, row.id);
     }
     return true;
   }, SEND_TIMEOUT_MS);

@@ -24,6 +24,9 @@ export type StatementFigures = {
   /** The UK rows' phone statuses as the file states them, and the screenings' dates. */
   phones: { clear: number; tps: number; ctps: number; unscreened: number; other: number };
   screened: { oldest: string; newest: string } | null;
+  /** The UK rows whose person was sent our Article 14 notice, and when the notices went. */
+  notified: number;
+  noticesSent: { oldest: string; newest: string } | null;
 };
 
 export type OrderStatement = {
@@ -46,6 +49,9 @@ type Row = {
   tps: number;
   ctps: number;
   unscreened: number;
+  notified: number;
+  notices_min: string | null;
+  notices_max: string | null;
 };
 
 const day = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
@@ -56,7 +62,8 @@ const range = (oldest: string | null, newest: string | null) =>
 async function statementFigures(orderId: string): Promise<StatementFigures> {
   const delivered = orderLeadsSql(
     orderId,
-    `l.source, l.collected_at, l.verified_at, l.country, ps.screened_at, ${columnSql("phone_status")} AS phone_status`,
+    `l.source, l.collected_at, l.verified_at, l.country, ps.screened_at, ${columnSql("phone_status")} AS phone_status,
+     l.notice_status, (SELECT min(sent_at) FROM privacy_notices WHERE lead_id = l.id) AS notice_sent_at`,
   );
   const [{ rows }, { rows: sources }] = await Promise.all([
     pool().query<Row>(
@@ -68,7 +75,9 @@ async function statementFigures(orderId: string): Promise<StatementFigures> {
               count(*) FILTER (WHERE country = 'UK' AND phone_status = 'clear')::int AS clear,
               count(*) FILTER (WHERE country = 'UK' AND phone_status = 'tps')::int AS tps,
               count(*) FILTER (WHERE country = 'UK' AND phone_status = 'ctps')::int AS ctps,
-              count(*) FILTER (WHERE country = 'UK' AND phone_status = 'unscreened')::int AS unscreened
+              count(*) FILTER (WHERE country = 'UK' AND phone_status = 'unscreened')::int AS unscreened,
+              count(*) FILTER (WHERE country = 'UK' AND notice_status = 'sent')::int AS notified,
+              ${day("min(notice_sent_at)")} AS notices_min, ${day("max(notice_sent_at)")} AS notices_max
          FROM (${delivered}) d`,
     ),
     pool().query<{ source: string; leads: number }>(
@@ -90,6 +99,8 @@ async function statementFigures(orderId: string): Promise<StatementFigures> {
       other: row.uk_leads - row.clear - row.tps - row.ctps - row.unscreened,
     },
     screened: range(row.screened_min, row.screened_max),
+    notified: row.notified,
+    noticesSent: range(row.notices_min, row.notices_max),
   };
 }
 

@@ -98,7 +98,7 @@ async function personLeadsWhere(tx: Tx, email: string) {
   return { categoryId: { in: categories.map((category) => category.id) }, email };
 }
 
-async function heldLeads(tx: Tx, email: string): Promise<HeldLead[]> {
+export async function heldLeads(tx: Tx, email: string): Promise<HeldLead[]> {
   const leads = await tx.lead.findMany({
     where: await personLeadsWhere(tx, email),
     orderBy: { category: { title: "asc" } },
@@ -156,7 +156,7 @@ function addressOnlyPattern(email: string): string {
  * the erased emails. Buyers' exclusion lists keep their hashes: a hash there keeps the person out of
  * that buyer's order. A catalogue change: category counts move.
  */
-async function erasePerson(tx: Tx, email: string): Promise<void> {
+export async function erasePerson(tx: Tx, email: string): Promise<void> {
   // After any import under way has committed, and before the next one reads the suppression list.
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${ERASURE_LOCK}, 0))`;
   const hash = emailHash(email);

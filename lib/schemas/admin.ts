@@ -89,6 +89,7 @@ export const settingsUpdateSchema = z
     emailVerifierApiKey: z.string().trim().min(1, "API key must not be empty").max(500),
     autoRefreshDashboard: z.boolean(),
     enableNotifications: z.boolean(),
+    privacyNotices: z.boolean(),
   })
   .partial()
   .strict();
@@ -228,6 +229,8 @@ export type UkComplianceDto = {
   screeningExpiresOn: string | null;
   /** Set from 3 days before the screening runs out, and once it has. */
   screeningWarning: string | null;
+  /** Article 14 notices: on or off, sent and opted out this calendar month (UTC), leads waiting. */
+  notices: { enabled: boolean; sentThisMonth: number; waiting: number; optedOutThisMonth: number };
 };
 
 export type SettingsDto = SellerIdentity & {
@@ -244,6 +247,8 @@ export type SettingsDto = SellerIdentity & {
   emailVerifierApiKeySource: "settings" | "environment" | "none";
   autoRefreshDashboard: boolean;
   enableNotifications: boolean;
+  /** Article 14 notices to UK leads' people; off: UK leads sell without them. */
+  privacyNotices: boolean;
 };
 
 /**

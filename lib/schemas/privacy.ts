@@ -26,6 +26,13 @@ export type PrivacyConfirmAnswer = {
   state: "completed" | "already_completed";
 };
 
+/** The opt-out of a notice's link (docs/product-rules.md, "UK compliance"). */
+export type NoticeOptOutAnswer = {
+  success: true;
+  /** erased now, or earlier by another click on the same link. */
+  state: "completed" | "already_completed";
+};
+
 /** One request in the admin's list: never the clear-text email. */
 export type PrivacyRequestDto = {
   _id: string;

@@ -1,5 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { db, transaction } from "@/lib/db";
+import { releaseWaitingLeads } from "@/lib/privacy/notices";
 import { conflict } from "@/lib/errors";
 import { emailVerifierApiKey, getSettings, nowPaymentsApiKey } from "@/lib/settings";
 import { encryptSecret, maskSecret } from "@/lib/settings/crypto";
@@ -36,6 +37,7 @@ export async function getAdminSettings(adminId: string): Promise<SettingsDto> {
     emailVerifierApiKeySource: verifier.source,
     autoRefreshDashboard: settings.autoRefreshDashboard,
     enableNotifications: settings.enableNotifications,
+    privacyNotices: settings.privacyNotices,
   };
 }
 
@@ -57,6 +59,7 @@ export async function updateAdminSettings(adminId: string, update: SettingsUpdat
     autoRefreshDashboard?: boolean;
     enableNotifications?: boolean;
     vatRatePercent?: number;
+    privacyNotices?: boolean;
   } & Partial<SellerIdentity> = {};
   for (const field of SELLER_FIELDS) if (update[field] !== undefined) data[field] = update[field];
   if (update.notificationEmail !== undefined) {
@@ -69,9 +72,14 @@ export async function updateAdminSettings(adminId: string, update: SettingsUpdat
   if (update.vatRatePercent !== undefined) data.vatRatePercent = update.vatRatePercent;
   if (update.autoRefreshDashboard !== undefined) data.autoRefreshDashboard = update.autoRefreshDashboard;
   if (update.enableNotifications !== undefined) data.enableNotifications = update.enableNotifications;
+  if (update.privacyNotices !== undefined) data.privacyNotices = update.privacyNotices;
   if (Object.keys(data).length > 0) {
     await getSettings();
-    await db().settings.update({ where: { id: 1 }, data, select: { id: true } });
+    await transaction(async (tx) => {
+      await tx.settings.update({ where: { id: 1 }, data, select: { id: true } });
+      // Turned off, the UK leads waiting for their notice go on sale without it.
+      if (update.privacyNotices === false) await releaseWaitingLeads(tx);
+    });
   }
   return getAdminSettings(adminId);
 }

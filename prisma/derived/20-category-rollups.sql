@@ -38,7 +38,7 @@ DECLARE
   -- A lead's place in the rollups, with its sellability.
   keys CONSTANT text := $k$ category_id, country, (verified_at AT TIME ZONE 'UTC')::date,
     email_status, facet_region, facet_seniority, facet_department, facet_size, facet_revenue,
-    lead_checked_on(verified_at, email_checked_at), source, lead_sellable(quarantined_at, email_status) $k$;
+    lead_checked_on(verified_at, email_checked_at), source, lead_sellable(quarantined_at, email_status, notice_status) $k$;
   changes text;
 BEGIN
   IF TG_OP = 'INSERT' THEN

@@ -17,12 +17,12 @@ CREATE OR REPLACE FUNCTION "leads_catalogue_version_update"() RETURNS trigger LA
 BEGIN
   IF EXISTS (
     SELECT 1 FROM old_rows o JOIN new_rows n ON n.id = o.id
-     WHERE (lead_sellable(o.quarantined_at, o.email_status) OR lead_sellable(n.quarantined_at, n.email_status))
-       AND (lead_sellable(o.quarantined_at, o.email_status), o.category_id, o.country, o.verified_at, o.email_status,
+     WHERE (lead_sellable(o.quarantined_at, o.email_status, o.notice_status) OR lead_sellable(n.quarantined_at, n.email_status, n.notice_status))
+       AND (lead_sellable(o.quarantined_at, o.email_status, o.notice_status), o.category_id, o.country, o.verified_at, o.email_status,
             o.first_name, o.last_name, o.job_title, o.company, o.city, o.state, o.facet_region,
             o.facet_seniority, o.facet_department, o.facet_size, o.facet_revenue, o.source)
            IS DISTINCT FROM
-           (lead_sellable(n.quarantined_at, n.email_status), n.category_id, n.country, n.verified_at, n.email_status,
+           (lead_sellable(n.quarantined_at, n.email_status, n.notice_status), n.category_id, n.country, n.verified_at, n.email_status,
             n.first_name, n.last_name, n.job_title, n.company, n.city, n.state, n.facet_region,
             n.facet_seniority, n.facet_department, n.facet_size, n.facet_revenue, n.source)
   ) THEN

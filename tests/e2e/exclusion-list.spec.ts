@@ -26,7 +26,7 @@ async function leadsOf(categoryId: string): Promise<string[]> {
   try {
     const { rows } = await pool.query<{ email: string }>(
       `SELECT email FROM leads l WHERE category_id = $1 AND country = 'USA'
-          AND lead_sellable(quarantined_at, email_status)
+          AND lead_sellable(quarantined_at, email_status, notice_status)
           AND NOT EXISTS (SELECT 1 FROM lead_sales s WHERE s.category_id = l.category_id AND s.lead_id = l.id)
         ORDER BY verified_at DESC, id LIMIT 240`,
       [categoryId],

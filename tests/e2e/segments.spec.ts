@@ -142,7 +142,7 @@ test("segment counts and pages come from memory and show a change on the next re
       (
         await db.query<{ n: number }>(
           `SELECT count(*)::int AS n FROM leads WHERE category_id = $1 AND country = 'USA'
-             AND lead_sellable(quarantined_at, email_status) AND facet_region IN ('CA', 'TX')
+             AND lead_sellable(quarantined_at, email_status, notice_status) AND facet_region IN ('CA', 'TX')
              AND facet_seniority = 'manager'`,
           [id],
         )
@@ -181,7 +181,7 @@ test("segment counts and pages come from memory and show a change on the next re
     await db.query(
       `UPDATE leads SET email_status = 'invalid' WHERE id IN (
          SELECT id FROM leads WHERE category_id = $1 AND facet_region IN ('CA', 'TX')
-           AND facet_seniority = 'manager' AND lead_sellable(quarantined_at, email_status) LIMIT 3)`,
+           AND facet_seniority = 'manager' AND lead_sellable(quarantined_at, email_status, notice_status) LIMIT 3)`,
       [id],
     );
     expect(await exact()).toBe(before - 3);

@@ -52,7 +52,7 @@ async function truth(categoryId: string, country: Location, segment: Segment | n
   const facets = Object.entries(segment ?? {}).filter(([, values]) => values?.length);
   const { rows } = await pool().query<{ n: number }>(
     `SELECT count(*)::int AS n FROM leads l
-      WHERE l.category_id = $1 AND l.country = $2 AND lead_sellable(l.quarantined_at, l.email_status)
+      WHERE l.category_id = $1 AND l.country = $2 AND lead_sellable(l.quarantined_at, l.email_status, l.notice_status)
         ${facets.map(([facet], i) => `AND l.facet_${facet} = ANY($${i + 4})`).join(" ")}
         AND l.email = ANY($3)`,
     [categoryId, country, await boughtEmails(), ...facets.map(([, values]) => values)],
@@ -142,7 +142,7 @@ describe("the earlier-purchase count", () => {
     const bought = await truth(first, "USA", null);
     const { rows } = await pool().query<{ n: number }>(
       `SELECT count(*)::int AS n FROM leads
-        WHERE category_id = $1 AND country = 'USA' AND lead_sellable(quarantined_at, email_status)`,
+        WHERE category_id = $1 AND country = 'USA' AND lead_sellable(quarantined_at, email_status, notice_status)`,
       [first],
     );
     // Every lead it may have: the unsold ones first, then the 200 another buyer has.

@@ -134,7 +134,7 @@ describe("derived structures", () => {
 
     for (const id of [categoryId, otherId]) {
       const { rows } = await pool().query(
-        `WITH sellable AS (SELECT * FROM leads WHERE category_id = $1 AND lead_sellable(quarantined_at, email_status))
+        `WITH sellable AS (SELECT * FROM leads WHERE category_id = $1 AND lead_sellable(quarantined_at, email_status, notice_status))
          SELECT 'count' AS rollup, (SELECT count FROM categories WHERE id = $1)::int AS kept, (SELECT count(*) FROM sellable)::int AS actual
          UNION ALL
          SELECT 'days', d.leads, a.leads FROM (
@@ -197,6 +197,7 @@ describe("derived structures", () => {
       "verified_at",
       "email_status",
       "quarantined_at",
+      "notice_status",
       "source",
     ].concat(["region", "seniority", "department", "size", "revenue"].map((facet) => `facet_${facet}`));
     expect([...watched].sort()).toEqual([...new Set([...previews, ...rollupKeys])].sort());

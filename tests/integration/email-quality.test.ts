@@ -34,7 +34,7 @@ const nextAddress = () => `10.9.${Math.floor(++addresses / 250)}.${addresses % 2
 async function sellable(statuses: string[]): Promise<number> {
   const { rows } = await pool().query<{ n: number }>(
     `SELECT count(*)::int AS n FROM leads WHERE category_id = $1 AND country = 'USA'
-       AND lead_sellable(quarantined_at, email_status) AND email_status::text = ANY($2)`,
+       AND lead_sellable(quarantined_at, email_status, notice_status) AND email_status::text = ANY($2)`,
     [category, statuses],
   );
   return rows[0].n;

@@ -62,7 +62,7 @@ async function catalogueVersion(): Promise<bigint> {
 async function boughtNow(country: Location, segment: Segment): Promise<number> {
   const { rows } = await pool().query<{ n: number }>(
     `SELECT count(*)::int AS n FROM orders o JOIN order_leads ol ON ol.order_id = o.id JOIN leads l ON l.id = ol.lead_id
-      WHERE o.buyer_email = $1 AND l.country = $2 AND lead_sellable(l.quarantined_at, l.email_status)
+      WHERE o.buyer_email = $1 AND l.country = $2 AND lead_sellable(l.quarantined_at, l.email_status, l.notice_status)
         AND l.facet_region = ANY($3)`,
     [BUYER, country, segment.region],
   );
@@ -407,7 +407,7 @@ describe("the migration", () => {
     const { rows: demo } = await pool().query<{ region: string; leads: number }>(
       `SELECT facet_region AS region, count(*)::int AS leads FROM leads WHERE category_id = $1
           AND facet_region IN ('CA', 'NY') AND email NOT LIKE '%@places.example'
-          AND lead_sellable(quarantined_at, email_status) GROUP BY 1`,
+          AND lead_sellable(quarantined_at, email_status, notice_status) GROUP BY 1`,
       [categoryId],
     );
     const demoOf = (region: string) => demo.find((row) => row.region === region)?.leads ?? 0;

@@ -68,7 +68,7 @@ async function expectAggregatesExact(categoryId: string, leads: number): Promise
   );
   const rows = await pool().query(
     `SELECT country, (verified_at AT TIME ZONE 'UTC')::date::text AS day, count(*)::int AS leads
-     FROM leads WHERE category_id = $1 AND lead_sellable(quarantined_at, email_status) GROUP BY 1, 2 ORDER BY 1, 2`,
+     FROM leads WHERE category_id = $1 AND lead_sellable(quarantined_at, email_status, notice_status) GROUP BY 1, 2 ORDER BY 1, 2`,
     [categoryId],
   );
   expect(days.rows).toEqual(rows.rows);

@@ -294,7 +294,7 @@ describe("freshness", () => {
       SELECT count(*)::int AS mismatches FROM (
         SELECT category_id, country, (verified_at AT TIME ZONE 'UTC')::date AS day, email_status,
                count(*)::int AS leads
-        FROM leads WHERE lead_sellable(quarantined_at, email_status) GROUP BY 1, 2, 3, 4
+        FROM leads WHERE lead_sellable(quarantined_at, email_status, notice_status) GROUP BY 1, 2, 3, 4
       ) actual FULL JOIN category_lead_days d
         ON d.category_id = actual.category_id AND d.country = actual.country AND d.verified_on = actual.day
        AND d.email_status = actual.email_status
@@ -303,7 +303,7 @@ describe("freshness", () => {
     const counts = await pool().query<{ mismatches: number }>(`
       SELECT count(*)::int AS mismatches FROM categories c
       WHERE c.count <> (SELECT count(*) FROM leads l
-                        WHERE l.category_id = c.id AND lead_sellable(l.quarantined_at, l.email_status))`);
+                        WHERE l.category_id = c.id AND lead_sellable(l.quarantined_at, l.email_status, l.notice_status))`);
     expect(counts.rows[0].mismatches).toBe(0);
   });
 });

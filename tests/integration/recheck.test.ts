@@ -93,7 +93,7 @@ async function expectCheckDaysExact() {
   ).toEqual(
     await query(
       `SELECT category_id, lead_checked_on(verified_at, email_checked_at)::text AS checked_on, count(*)::int AS leads
-         FROM leads WHERE lead_sellable(quarantined_at, email_status) GROUP BY 1, 2 ORDER BY 1, 2`,
+         FROM leads WHERE lead_sellable(quarantined_at, email_status, notice_status) GROUP BY 1, 2 ORDER BY 1, 2`,
     ),
   );
 }
@@ -410,7 +410,7 @@ describe("re-check now", () => {
     await expectCheckDaysExact();
     const { rows } = await pool().query<{ due: number; queued: number }>(
       `SELECT count(*)::int AS due, count(*) FILTER (WHERE email_status_reason = 'queued')::int AS queued
-         FROM leads WHERE category_id = $1 AND lead_sellable(quarantined_at, email_status)
+         FROM leads WHERE category_id = $1 AND lead_sellable(quarantined_at, email_status, notice_status)
           AND (GREATEST(verified_at, email_checked_at) < now() - interval '27 days'
                OR (email_status_reason = 'queued' AND email_checked_at IS NULL))`,
       [id],

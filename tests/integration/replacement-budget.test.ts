@@ -227,7 +227,7 @@ describe("buyers' reports", () => {
     // Still on sale for everyone: the count has not moved, and nothing is quarantined.
     expect(await categoryCount(category)).toBe(countBefore);
     const { rows: offSale } = await pool().query(
-      "SELECT 1 FROM leads WHERE category_id = $1 AND NOT lead_sellable(quarantined_at, email_status)",
+      "SELECT 1 FROM leads WHERE category_id = $1 AND NOT lead_sellable(quarantined_at, email_status, notice_status)",
       [category],
     );
     expect(offSale).toHaveLength(0);

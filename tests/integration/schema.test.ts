@@ -255,6 +255,30 @@ describe("schema and migrations", () => {
         where: { orderId_emailHash: { orderId: order.id, emailHash: optOut.emailHash } },
       }),
     ).toEqual(optOut);
+    // A lead's notice, its mail and what became of it; the lead's status says it waits.
+    const noticeMail = await prisma.mailOutbox.create({
+      data: { kind: "privacy-notice", recipient: lead.email, mail: { to: lead.email } },
+    });
+    await prisma.lead.update({ where: { id: lead.id }, data: { noticeStatus: "queued" } });
+    const notice = {
+      leadId: lead.id,
+      emailDomain: "engines.co.uk",
+      mailId: noticeMail.id,
+      queuedAt: verifiedAt,
+      sentAt: verifiedAt,
+      bouncedAt: null,
+      optedOutAt: verifiedAt,
+    };
+    const noticeRead = await prisma.privacyNotice.create({ data: notice });
+    expect(
+      await prisma.privacyNotice.findUniqueOrThrow({ where: { id: noticeRead.id }, include: { lead: true } }),
+    ).toMatchObject({ ...notice, lead: { noticeStatus: "queued" } });
+    // The mail's removal leaves the notice.
+    await prisma.mailOutbox.delete({ where: { id: noticeMail.id } });
+    expect(await prisma.privacyNotice.findUniqueOrThrow({ where: { id: noticeRead.id } })).toMatchObject({
+      mailId: null,
+    });
+    await prisma.lead.update({ where: { id: lead.id }, data: { noticeStatus: "not_required" } });
     const throttled = await prisma.throttleEvent.create({ data: { bucket: "f".repeat(64) } });
     expect(await prisma.throttleEvent.findUniqueOrThrow({ where: { id: throttled.id } })).toMatchObject({
       bucket: "f".repeat(64),
@@ -566,7 +590,7 @@ describe("schema and migrations", () => {
         // Allocation and previews walk a category's leads most recently verified first.
         "leads category_id, verified_at DESC, id",
         // Due re-checks counted, and requested ones swept, per category (lib/leads/recheck-queue.ts).
-        "leads category_id, GREATEST(verified_at, email_checked_at), id) INCLUDE (verified_at, email_checked_at) WHERE lead_sellable(quarantined_at, email_status",
+        "leads category_id, GREATEST(verified_at, email_checked_at), id) INCLUDE (verified_at, email_checked_at) WHERE lead_sellable(quarantined_at, email_status, notice_status",
         // Leads flagged for the admin's review, counted per category (lib/categories/quarantine.ts).
         "leads category_id) WHERE (flagged_at IS NOT NULL",
         // Claim rows held for the admin's review, counted per category (lib/categories/quarantine.ts).
@@ -579,7 +603,7 @@ describe("schema and migrations", () => {
         // The unsold leads are walked on the index alone, skipping the sold ones before reading a row.
         "leads category_id, country, verified_at DESC, id",
         // Which bought leads no longer sell, for the earlier-purchase count (lib/leads/allocation.ts).
-        "leads category_id, id) WHERE (NOT lead_sellable(quarantined_at, email_status)",
+        "leads category_id, id) WHERE (NOT lead_sellable(quarantined_at, email_status, notice_status)",
         // Order lookups: by download key, by the provider's invoice and payment ids.
         "orders unique download_key",
         "orders unique invoice_id",
@@ -610,6 +634,12 @@ describe("schema and migrations", () => {
         "order_leads lead_id",
         "replacement_reports lead_id",
         "order_heals old_lead_id",
+        // Leads waiting for their notice, taken in id order and counted (lib/privacy/notices.ts);
+        // the notices of the last hour per domain (the pace), and an erasure's notices.
+        "leads notice_status, email_domain, id) WHERE (notice_status = ANY (ARRAY['due'::\"NoticeStatus\", 'queued'::\"NoticeStatus\"])",
+        "privacy_notices email_domain, queued_at",
+        "privacy_notices lead_id",
+        "privacy_notices unique mail_id",
       ]),
     );
 
@@ -648,6 +678,9 @@ describe("schema and migrations", () => {
       "orders FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE RESTRICT",
       // An expired exclusion list leaves its orders; its entries go with it.
       "orders FOREIGN KEY (suppression_list_id) REFERENCES suppression_lists(id) ON UPDATE CASCADE ON DELETE SET NULL",
+      // A notice outlives its lead (erased) and its mail.
+      "privacy_notices FOREIGN KEY (lead_id) REFERENCES leads(id) ON UPDATE CASCADE ON DELETE SET NULL",
+      "privacy_notices FOREIGN KEY (mail_id) REFERENCES mail_outbox(id) ON UPDATE CASCADE ON DELETE SET NULL",
       // A category's requested re-check goes with it.
       "recheck_requests FOREIGN KEY (category_id) REFERENCES categories(id) ON UPDATE CASCADE ON DELETE CASCADE",
       // An order's replacement claim goes with it.

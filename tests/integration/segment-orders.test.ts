@@ -72,7 +72,7 @@ afterAll(store.close);
 async function inSegment(where = "true"): Promise<number> {
   const { rows } = await pool().query<{ n: number }>(
     `SELECT count(*)::int AS n FROM leads WHERE category_id = $1 AND country = 'USA'
-       AND lead_sellable(quarantined_at, email_status) AND ${SEGMENT_SQL} AND ${where}`,
+       AND lead_sellable(quarantined_at, email_status, notice_status) AND ${SEGMENT_SQL} AND ${where}`,
     [category, segment.seniority, segment.size],
   );
   return rows[0].n;
@@ -228,7 +228,7 @@ describe("buying a segment", () => {
       `WITH candidates AS (
          SELECT email, verified_at, EXISTS (SELECT FROM order_leads ol WHERE ol.lead_id = leads.id) AS sold
            FROM leads WHERE category_id = $1 AND country = 'USA'
-            AND lead_sellable(quarantined_at, email_status) AND ${SEGMENT_SQL})
+            AND lead_sellable(quarantined_at, email_status, notice_status) AND ${SEGMENT_SQL})
        (SELECT email, sold FROM candidates WHERE sold ORDER BY email LIMIT 15)
        UNION ALL (SELECT email, sold FROM candidates WHERE NOT sold ORDER BY verified_at DESC LIMIT 10)`,
       [category, segment.seniority, segment.size],

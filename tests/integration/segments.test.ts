@@ -95,7 +95,7 @@ async function recheck({ dead = [], refused = [] }: { dead?: string[]; refused?:
 const sellableLeads = async () =>
   (
     await pool().query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM leads WHERE lead_sellable(quarantined_at, email_status)",
+      "SELECT count(*)::int AS n FROM leads WHERE lead_sellable(quarantined_at, email_status, notice_status)",
     )
   ).rows[0].n;
 
@@ -192,7 +192,7 @@ describe("GET /api/categories/{id}/segment", () => {
       (
         await pool().query<{ n: number }>(
           `SELECT count(*)::int AS n FROM leads WHERE category_id = $1 AND country = 'USA'
-             AND lead_sellable(quarantined_at, email_status) AND ${where}`,
+             AND lead_sellable(quarantined_at, email_status, notice_status) AND ${where}`,
           [categoryId, ...params],
         )
       ).rows[0].n;
@@ -273,7 +273,7 @@ describe("GET /api/categories/{id}/segment", () => {
       (
         await pool().query<{ n: number }>(
           `SELECT count(*)::int AS n FROM leads WHERE category_id = $1 AND country = 'USA'
-             AND lead_sellable(quarantined_at, email_status) AND facet_region IN ('CA', 'TX')
+             AND lead_sellable(quarantined_at, email_status, notice_status) AND facet_region IN ('CA', 'TX')
              AND facet_seniority IN ('manager', 'director', 'vp')`,
           [categoryId],
         )
@@ -355,7 +355,7 @@ describe("GET /api/categories/{id}/segment", () => {
     expect(await rollupMismatches()).toEqual([]);
     const { body } = await segment("location=USA");
     const { rows } = await pool().query(
-      `SELECT count(*)::int AS n FROM leads WHERE category_id = $1 AND country = 'USA' AND lead_sellable(quarantined_at, email_status)`,
+      `SELECT count(*)::int AS n FROM leads WHERE category_id = $1 AND country = 'USA' AND lead_sellable(quarantined_at, email_status, notice_status)`,
       [categoryId],
     );
     expect(body.count).toBe(rows[0].n);
@@ -371,7 +371,7 @@ describe("segment preview", () => {
     const { findLeadPreview } = await import("@/lib/leads/previews");
     const { rows } = await pool().query<{ id: string }>(
       `UPDATE leads SET first_name = 'Ada', last_name = ' lovelace' WHERE id = (
-         SELECT id FROM leads WHERE category_id = $1 AND country = 'USA' AND lead_sellable(quarantined_at, email_status)
+         SELECT id FROM leads WHERE category_id = $1 AND country = 'USA' AND lead_sellable(quarantined_at, email_status, notice_status)
           ORDER BY verified_at DESC, id LIMIT 1) RETURNING id::text`,
       [categoryId],
     );

@@ -87,7 +87,7 @@ async function pay(key: string): Promise<void> {
 /** The category's sellable USA leads' emails, newest first (as allocation takes them). */
 async function usaEmails(): Promise<string[]> {
   const { rows } = await pool().query<{ email: string }>(
-    `SELECT email FROM leads WHERE category_id = $1 AND country = 'USA' AND lead_sellable(quarantined_at, email_status)
+    `SELECT email FROM leads WHERE category_id = $1 AND country = 'USA' AND lead_sellable(quarantined_at, email_status, notice_status)
       ORDER BY verified_at DESC, id`,
     [category],
   );
