@@ -15,7 +15,11 @@ export type SmtpCatcher = {
  * `port` 0 picks a free one; a fixed port lets a test stop the server and start it again. Waiting
  * for a mail allows 15 s: the outbox sends from a background pass, slow on a busy machine.
  */
-export async function startSmtpCatcher(port = 0): Promise<SmtpCatcher> {
+export async function startSmtpCatcher(
+  port = 0,
+  /** The SMTP reply refusing a recipient (e.g. 550 for a mailbox that does not exist), or null. */
+  refuse: (address: string) => { code: number; message: string } | null = () => null,
+): Promise<SmtpCatcher> {
   const messages: ParsedMail[] = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
@@ -25,6 +29,11 @@ export async function startSmtpCatcher(port = 0): Promise<SmtpCatcher> {
     // The app's mail transport is pooled and keeps its connections open; close them at once
     // (the default waits 30 s).
     closeTimeout: 100,
+    onRcptTo(address, _session, callback) {
+      const refusal = refuse(address.address);
+      if (!refusal) return callback();
+      callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+    },
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then((mail) => {
