@@ -65,6 +65,14 @@ export function accessReportMail(to: string, leads: HeldLead[]): Mail {
   return { to, subject: "Your LeadMarket data access report", text: lines.join("\n") };
 }
 
+/** A postal address of several lines on one. */
+const oneLine = (address: string): string =>
+  address
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(", ");
+
 export type NoticeContent = {
   seller: SellerIdentity;
   /** Where the lead came from, as the import recorded it. */
@@ -84,7 +92,7 @@ export function privacyNoticeMail(to: string, notice: NoticeContent): Mail {
     to,
     subject: `${seller.sellerLegalName} holds your business contact details`,
     text: [
-      `${seller.sellerLegalName}, ${seller.sellerAddress.replace(/\s*\n\s*/g, ", ")}, registered with the UK Information Commissioner's Office as ${seller.sellerIcoNumber}, holds your business contact details: your name, job title, company and its details, work email address, phone number, city and region, and profile URL.`,
+      `${seller.sellerLegalName}, ${oneLine(seller.sellerAddress)}, registered with the UK Information Commissioner's Office as ${seller.sellerIcoNumber}, holds your business contact details: your name, job title, company and its details, work email address, phone number, city and region, and profile URL.`,
       "",
       `Where they came from: ${notice.source}.`,
       "What we do with them: we offer them in business-to-business contact lists (LeadMarket) to companies that contact professionals about their work. We check that the email address still works.",

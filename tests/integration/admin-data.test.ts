@@ -1,5 +1,6 @@
 // The admin's data endpoints: stats, sales, categories with lead import, requests, exports, settings.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setPrivacyNotices } from "../support/notices";
 import { csvUpload, createOwnDatabase } from "./admin-helpers";
 import { call, callJson } from "../support/routes";
 
@@ -295,6 +296,9 @@ describe("categories", () => {
 });
 
 describe("lead import", () => {
+  // UK rows sell from their import here (privacy-notices.test.ts has the notices).
+  beforeAll(() => setPrivacyNotices(pool(), false));
+  afterAll(() => setPrivacyNotices(pool(), true));
   const importCsv = (id: string, form: FormData | string, headers?: Record<string, string>) =>
     callJson<Record<string, unknown>>(categoryLeads.POST, "/x", {
       token,
@@ -637,6 +641,7 @@ describe("settings", () => {
       sellerPrivacyEmail: "",
       sellerVatNumber: "",
       vatRatePercent: 0,
+      privacyNotices: true,
     });
     const key = "NP-SECRET-KEY-1234-ABCD";
     const updated = await callJson(settings.PATCH, "/x", {

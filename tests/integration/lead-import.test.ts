@@ -3,7 +3,8 @@
 // rows kept (the first of two with one email), the count and the day aggregate must be exact.
 // Own database.
 import { PassThrough, Readable } from "node:stream";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setPrivacyNotices } from "../support/notices";
 import { createTestDatabase } from "../support/database";
 
 const database = await createTestDatabase("leadmarket_import");
@@ -15,6 +16,9 @@ const { importLeadsCsv } = await import("@/lib/leads/import");
 const { emailHash, maskEmail } = await import("@/lib/mail/address");
 const { IMPORT_REFUSALS } = await import("@/lib/schemas/admin");
 const { confirmPrivacyRequest, signPrivacyToken } = await import("@/lib/privacy/requests");
+
+// UK rows sell from their import here (privacy-notices.test.ts has the notices).
+beforeAll(() => setPrivacyNotices(pool(), false));
 
 afterAll(async () => {
   await closeDatabase();

@@ -3,6 +3,7 @@
 // public catalogue, and the 30-day share and last import kept by the day aggregate. Own database.
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setPrivacyNotices } from "../support/notices";
 import { createTestDatabase } from "../support/database";
 import { fromAddress } from "../support/client";
 import { call, callJson } from "../support/routes";
@@ -40,6 +41,8 @@ let ukOnly: string;
 let empty: string;
 
 beforeAll(async () => {
+  // UK rows sell from their import here (privacy-notices.test.ts has the notices).
+  await setPrivacyNotices(pool(), false);
   mixed = await createCategoryWithLeads(pool(), { title: "Loc Mixed" }, { usa: 1_100, uk: 1_050 }, 51);
   ukOnly = await createCategoryWithLeads(pool(), { title: "Loc UK" }, { usa: 0, uk: 300 }, 52);
   empty = await createCategoryWithLeads(pool(), { title: "Loc Empty" }, 0, 53);

@@ -3,6 +3,7 @@
 // leaving the previous register in force, and the statuses every UK and USA lead gets.
 import { PassThrough, Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setPrivacyNotices } from "../support/notices";
 import { createOwnDatabase } from "./admin-helpers";
 import { call, callJson } from "../support/routes";
 
@@ -27,6 +28,8 @@ afterAll(async () => {
 });
 
 beforeAll(async () => {
+  // UK rows sell from their import here (privacy-notices.test.ts has the notices).
+  await setPrivacyNotices(pool(), false);
   const admin = await db().admin.create({
     data: { email: "registers-admin@example.com", passwordHash: "x" },
     select: { id: true, passwordChangedAt: true },
