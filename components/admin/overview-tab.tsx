@@ -109,7 +109,9 @@ function insights(stats: StatsDto) {
     },
     {
       title: "Privacy Notices",
-      value: stats.ukCompliance.notices.enabled ? formatCount(stats.ukCompliance.notices.sentThisMonth) : "Off",
+      value: stats.ukCompliance.notices.enabled
+        ? formatCount(stats.ukCompliance.notices.sentThisMonth)
+        : "Off",
       detail: stats.ukCompliance.notices.enabled
         ? `Sent this month; ${formatCount(stats.ukCompliance.notices.waiting)} UK leads queued, ${formatCount(stats.ukCompliance.notices.optedOutThisMonth)} opted out this month`
         : "UK rows sell without Article 14 notices",

@@ -17,7 +17,9 @@ export function UkComplianceAlerts({ uk, onSettings }: { uk: UkComplianceDto; on
   }
   if (uk.screeningWarning) warnings.push(uk.screeningWarning);
   if (!uk.notices.enabled) {
-    warnings.push("Privacy notices are off: UK rows sell without Article 14 notices. Turn them on in Settings.");
+    warnings.push(
+      "Privacy notices are off: UK rows sell without Article 14 notices. Turn them on in Settings.",
+    );
   }
   if (warnings.length === 0) return null;
   return (

@@ -1002,7 +1002,11 @@ export const API_OPERATIONS: ApiOperation[] = [
       },
     },
     answers: {
-      200: { description: "Erased", schema: noticeOptOutAnswer, example: { success: true, state: "completed" } },
+      200: {
+        description: "Erased",
+        schema: noticeOptOutAnswer,
+        example: { success: true, state: "completed" },
+      },
     },
     errors: [400, 410, 413, 503],
   },

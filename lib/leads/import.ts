@@ -10,7 +10,6 @@ import { mapHeader, toLead } from "@/lib/leads/import-rows";
 import { insertLeadStream } from "@/lib/leads/insert";
 import { screenPhones } from "@/lib/leads/screening";
 import { IMPORT_REFUSALS, importSource, type ImportReport } from "@/lib/schemas/admin";
-import { noticesImported } from "@/lib/privacy/notices";
 import { getEmailVerifierApiKey, getSettings } from "@/lib/settings";
 import { mailDomainChecker, zeroBounce } from "@/lib/verification/configured";
 import type { MailDomainChecker } from "@/lib/verification/mail-domain";
@@ -124,7 +123,6 @@ export async function importLeadsCsv(
   const { received, inserted, suppressed, unknownFacets } = await insertLeadStream(pool(), categoryId, leads);
   // The new UK rows are screened against the registers now, not at the next register upload.
   if (inserted > 0) await screenPhones(pool(), categoryId);
-  if (inserted > 0 && notices) noticesImported();
   report.unknownFacets = unknownFacets;
   revalidateCatalogue();
   report.imported = inserted;

@@ -3,18 +3,13 @@ import { afterCommit, db, transaction, type Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { transmit, type Mail } from "@/lib/mail";
 import { maskEmail } from "@/lib/mail/address";
-import {
-  NOTICE_KIND,
-  noticeBounced,
-  noticeSent,
-  noticeUndelivered,
-  permanentlyRefused,
-} from "@/lib/privacy/notice-delivery";
 
 // The mail outbox. A mail is a row written in the same transaction as what caused it (a sale, a
 // request), so it exists exactly when its cause does, and an SMTP outage only delays it. The
 // worker claims due rows with FOR UPDATE SKIP LOCKED, so with several app instances each row is
-// sent by one of them, once; a failed attempt is retried with a growing delay for up to 24 hours.
+// sent by one of them, once; a failed attempt is retried with a growing delay for up to 24 hours,
+// unless the server refused the recipient for good. A privacy notice's row tells its lead what
+// became of it (prisma/derived/60-privacy-notices.sql).
 
 const GIVE_UP_AFTER_HOURS = 24;
 /** Mail kinds starting with this are logged with a masked recipient. */
@@ -70,6 +65,14 @@ export function countRecentMails(kind: string, recipient: string, tx: Tx = db())
   });
 }
 
+/** The SMTP server refused the recipient for good (a 5xx reply to RCPT TO). */
+function recipientRefused(error: unknown): boolean {
+  const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
+  return (
+    code === "EENVELOPE" && typeof responseCode === "number" && responseCode >= 500 && responseCode < 600
+  );
+}
+
 type DueMail = { id: bigint; kind: string; mail: StoredMail; attempts: number; expired: boolean };
 
 // A mail is held (its row locked) while it is handed to the SMTP server, whose own timeouts end
@@ -103,18 +106,17 @@ async function deliverNext(): Promise<boolean> {
         },
         select: { id: true },
       });
-      if (row.kind === NOTICE_KIND) await noticeSent(tx, row.id);
     } catch (error) {
       const message = (error as Error).message;
       console.error(`[mail] sending "${mail.subject}" to ${shown} failed: ${message}`);
-      // A notice's 5xx is the answer (the address takes no mail), not an outage to retry.
-      if (row.kind === NOTICE_KIND && permanentlyRefused(error)) {
+      // A recipient refused with a 5xx is the answer (the address takes no mail), not an outage:
+      // never retried.
+      if (recipientRefused(error)) {
         await tx.mailOutbox.update({
           where: { id: row.id },
-          data: { attempts: { increment: 1 }, lastError: message.slice(0, 1000), status: "failed" },
+          data: { attempts: { increment: 1 }, lastError: message.slice(0, 1000), status: "refused" },
           select: { id: true },
         });
-        await noticeBounced(tx, row.id, message);
         return true;
       }
       if (row.expired) {
@@ -133,7 +135,6 @@ async function deliverNext(): Promise<boolean> {
         },
         select: { id: true },
       });
-      if (row.expired && row.kind === NOTICE_KIND) await noticeUndelivered(tx, row.id);
     }
     return true;
   }, SEND_TIMEOUT_MS);

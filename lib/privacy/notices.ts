@@ -3,11 +3,10 @@ import { randomUUID } from "node:crypto";
 import { errors as joseErrors } from "jose";
 import { signLinkToken, verifyLinkToken } from "@/lib/auth/link-token";
 import { db, transaction, type Tx } from "@/lib/db";
-import { env, insideNextServer } from "@/lib/env";
+import { env } from "@/lib/env";
 import { AppError, badRequest } from "@/lib/errors";
 import { Pace } from "@/lib/limits/pace";
 import { queueMail } from "@/lib/mail/outbox";
-import { NOTICE_KIND } from "@/lib/privacy/notice-delivery";
 import { privacyNoticeMail, type HeldLead } from "@/lib/privacy/mails";
 import { erasePerson, heldLeads } from "@/lib/privacy/requests";
 import { SELLER_REQUIRED } from "@/lib/schemas/admin";
@@ -18,10 +17,13 @@ import { getSettings } from "@/lib/settings";
 // on is `due`: not sellable. The pace takes due leads (PRIVACY_NOTICE_RATE an hour in all, shared
 // by every instance through the `paces` row; at most PRIVACY_NOTICE_DOMAIN_RATE an hour per
 // recipient domain, counted from the notices of the last hour), queues each one's notice in the
-// mail outbox and marks it `queued`; the outbox marks it `sent` once the mail is handed over
-// (lib/privacy/notice-delivery.ts), and the lead goes on sale. The notice's link (signed, 60 days)
+// mail outbox and marks it `queued`; once the outbox has handed the mail over, the trigger of
+// prisma/derived/60-privacy-notices.sql marks it `sent` and the lead goes on sale (a recipient
+// refused for good marks the address invalid; a mail given up after 24 hours makes it due again). The notice's link (signed, 60 days)
 // opens a page that shows what we hold and erases the person with one button.
 
+/** The outbox kind of a notice: a privacy- mail, so the log masks its recipient. */
+const NOTICE_KIND = "privacy-notice";
 const PACE = "privacy-notices";
 // Claims are serialised: each counts the last hour's notices per domain before adding to them.
 const CLAIM_LOCK = "privacy notice claim";
@@ -69,9 +71,17 @@ function dueLeads(tx: Tx, limit: number, perDomain: number): Promise<DueLead[]> 
  * many. Nothing while notices are off or the seller's identity, which every notice names, is
  * incomplete: the leads wait.
  */
-export async function queueDueNotices(paces: NoticePaces = configuredPaces(), aheadMs = TICK_MS): Promise<number> {
+export async function queueDueNotices(
+  paces: NoticePaces = configuredPaces(),
+  aheadMs = TICK_MS,
+): Promise<number> {
   const settings = await getSettings();
-  if (!settings.privacyNotices || SELLER_REQUIRED.some(({ field }) => settings[field] === "")) return 0;
+  if (!settings.privacyNotices) {
+    // Turning notices off released the waiting leads; this repeats it should that have failed.
+    await releaseWaitingLeads();
+    return 0;
+  }
+  if (SELLER_REQUIRED.some(({ field }) => settings[field] === "")) return 0;
   return transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${CLAIM_LOCK}, 0))`;
     const [{ any }] = await tx.$queryRaw<{ any: boolean }[]>`
@@ -83,10 +93,19 @@ export async function queueDueNotices(paces: NoticePaces = configuredPaces(), ah
     const base = env().PUBLIC_BASE_URL;
     for (const lead of leads) {
       const id = randomUUID();
-      const token = await signLinkToken({ audience: AUDIENCE, subject: id, validSeconds: LINK_VALID_DAYS * 86_400 });
+      const token = await signLinkToken({
+        audience: AUDIENCE,
+        subject: id,
+        validSeconds: LINK_VALID_DAYS * 86_400,
+      });
       const url = `${base}/privacy/notice?token=${encodeURIComponent(token)}`;
       const mailId = await queueMail(
-        privacyNoticeMail(lead.email, { seller: settings, source: lead.source, optOutUrl: url, validDays: LINK_VALID_DAYS }),
+        privacyNoticeMail(lead.email, {
+          seller: settings,
+          source: lead.source,
+          optOutUrl: url,
+          validDays: LINK_VALID_DAYS,
+        }),
         tx,
         NOTICE_KIND,
       );
@@ -101,8 +120,9 @@ export async function queueDueNotices(paces: NoticePaces = configuredPaces(), ah
 }
 
 /** Notices off: the UK leads waiting for theirs go on sale (a queued notice is still sent). */
-export async function releaseWaitingLeads(tx: Tx): Promise<void> {
-  await tx.$executeRaw`UPDATE leads SET notice_status = 'not_required' WHERE notice_status IN ('due', 'queued')`;
+export async function releaseWaitingLeads(): Promise<void> {
+  await db()
+    .$executeRaw`UPDATE leads SET notice_status = 'not_required' WHERE notice_status IN ('due', 'queued')`;
 }
 
 const globalForNotices = globalThis as unknown as { noticeTimer?: NodeJS.Timeout; noticesRunning?: boolean };
@@ -124,12 +144,8 @@ export function startNoticeWorker(): void {
   kickNotices();
 }
 
-/** After an import: its due leads are taken at once, not at the next tick. */
-export function noticesImported(): void {
-  if (insideNextServer()) kickNotices();
-}
-
-const EXPIRED = "This opt-out link has expired (links work for 60 days). Send an erasure request from our privacy requests page.";
+const EXPIRED =
+  "This opt-out link has expired (links work for 60 days). Send an erasure request from our privacy requests page.";
 const INVALID = "This opt-out link is not valid. Open the link from the mail exactly as it was sent.";
 
 /** The notice a link names, or the 400/410 it earns. */
@@ -189,7 +205,12 @@ export async function optOutByNotice(token: string, now = new Date()): Promise<N
   });
 }
 
-export type NoticeFigures = { enabled: boolean; sentThisMonth: number; waiting: number; optedOutThisMonth: number };
+export type NoticeFigures = {
+  enabled: boolean;
+  sentThisMonth: number;
+  waiting: number;
+  optedOutThisMonth: number;
+};
 
 /** The dashboard's figures: notices sent and opt-outs this calendar month (UTC), leads waiting. */
 export async function noticeFigures(enabled: boolean): Promise<NoticeFigures> {

@@ -1,6 +1,5 @@
 import "server-only";
-import { db, transaction } from "@/lib/db";
-import { releaseWaitingLeads } from "@/lib/privacy/notices";
+import { db } from "@/lib/db";
 import { conflict } from "@/lib/errors";
 import { emailVerifierApiKey, getSettings, nowPaymentsApiKey } from "@/lib/settings";
 import { encryptSecret, maskSecret } from "@/lib/settings/crypto";
@@ -75,11 +74,7 @@ export async function updateAdminSettings(adminId: string, update: SettingsUpdat
   if (update.privacyNotices !== undefined) data.privacyNotices = update.privacyNotices;
   if (Object.keys(data).length > 0) {
     await getSettings();
-    await transaction(async (tx) => {
-      await tx.settings.update({ where: { id: 1 }, data, select: { id: true } });
-      // Turned off, the UK leads waiting for their notice go on sale without it.
-      if (update.privacyNotices === false) await releaseWaitingLeads(tx);
-    });
+    await db().settings.update({ where: { id: 1 }, data, select: { id: true } });
   }
   return getAdminSettings(adminId);
 }

@@ -25,8 +25,10 @@ const { closeDatabase, db, pool } = await import("@/lib/db");
 const { importLeadsCsv } = await import("@/lib/leads/import");
 const { startOutboxWorker } = await import("@/lib/mail/outbox");
 const { emailHash } = await import("@/lib/mail/address");
-const { noticeFigures, optOutByNotice, queueDueNotices, readNoticeLink } = await import("@/lib/privacy/notices");
-const { updateAdminSettings } = await import("@/lib/settings/admin");
+const { noticeFigures, optOutByNotice, queueDueNotices, readNoticeLink } =
+  await import("@/lib/privacy/notices");
+const { signAdminToken } = await import("@/lib/auth/session");
+const settingsRoute = await import("@/app/api/admin/settings/route");
 const { POST: optOutRoute } = await import("@/app/api/privacy/notices/opt-out/route");
 
 const FAST = { perHour: 3_600_000, perDomainPerHour: 50 };
@@ -51,9 +53,10 @@ afterAll(async () => {
 let titles = 0;
 async function newCategory(): Promise<string> {
   titles += 1;
-  const { rows } = await pool().query<{ id: string }>("INSERT INTO categories (title) VALUES ($1) RETURNING id", [
-    `Notices ${titles}`,
-  ]);
+  const { rows } = await pool().query<{ id: string }>(
+    "INSERT INTO categories (title) VALUES ($1) RETURNING id",
+    [`Notices ${titles}`],
+  );
   return rows[0].id;
 }
 
@@ -61,7 +64,12 @@ const header = "First Name,Last Name,Email,Country,Verified At";
 const row = (email: string, country = "UK") => `Ann,Lee,${email},${country},2026-11-20`;
 
 async function importRows(categoryId: string, rows: string[], source = "Company websites") {
-  const report = await importLeadsCsv(categoryId, Readable.from([`${[header, ...rows].join("\n")}\n`]), undefined, source);
+  const report = await importLeadsCsv(
+    categoryId,
+    Readable.from([`${[header, ...rows].join("\n")}\n`]),
+    undefined,
+    source,
+  );
   expect(report.imported).toBe(rows.length);
 }
 
@@ -113,7 +121,10 @@ describe("privacy notices", () => {
     expect(await counts(category)).toEqual({ count: 1, days: 1 });
 
     expect(await queueDueNotices(FAST)).toBe(2);
-    expect(await noticeStatuses(category)).toMatchObject({ "ann@acme.co.uk": "queued", "bob@acme.co.uk": "queued" });
+    expect(await noticeStatuses(category)).toMatchObject({
+      "ann@acme.co.uk": "queued",
+      "bob@acme.co.uk": "queued",
+    });
     const mail = await mailTo("ann@acme.co.uk");
     expect(mail.subject).toBe("LeadMarket Ltd holds your business contact details");
     expect(mail.text).toContain("LeadMarket Ltd, 1 High Street, London EC1A 1AA");
@@ -126,7 +137,10 @@ describe("privacy notices", () => {
     await mailTo("bob@acme.co.uk");
     await until(async () => (await counts(category)).count === 3, "the notified leads to go on sale");
     expect(await counts(category)).toEqual({ count: 3, days: 3 });
-    expect(await noticeStatuses(category)).toMatchObject({ "ann@acme.co.uk": "sent", "bob@acme.co.uk": "sent" });
+    expect(await noticeStatuses(category)).toMatchObject({
+      "ann@acme.co.uk": "sent",
+      "bob@acme.co.uk": "sent",
+    });
     const { rows } = await pool().query(
       `SELECT n.email_domain, n.sent_at IS NOT NULL AS sent, m.status FROM privacy_notices n
          JOIN leads l ON l.id = n.lead_id JOIN mail_outbox m ON m.id = n.mail_id WHERE l.category_id = $1`,
@@ -160,7 +174,10 @@ describe("privacy notices", () => {
 
     // 3,600 an hour is one a second: booking 5 seconds ahead takes about 5, then the pace is full.
     const paced = await newCategory();
-    await importRows(paced, Array.from({ length: 30 }, (_, index) => row(`r@paced${index}.co.uk`)));
+    await importRows(
+      paced,
+      Array.from({ length: 30 }, (_, index) => row(`r@paced${index}.co.uk`)),
+    );
     await pool().query("DELETE FROM paces WHERE name = 'privacy-notices'");
     const slow = { perHour: 3600, perDomainPerHour: 50 };
     const started = Date.now();
@@ -202,7 +219,7 @@ describe("privacy notices", () => {
         email_status: "invalid",
         email_status_reason: expect.stringMatching(/^Privacy notice refused: .*550/),
         notice_status: "queued",
-        status: "failed",
+        status: "refused",
         attempts: 1,
         bounced: true,
       },
@@ -272,8 +289,18 @@ describe("privacy notices", () => {
     expect(await queueDueNotices(FAST)).toBe(0);
     await db().settings.update({ where: { id: 1 }, data: { sellerIcoNumber: SELLER.sellerIcoNumber } });
 
-    const admin = await db().admin.create({ data: { email: "owner@notices.test", passwordHash: "x" } });
-    const settings = await updateAdminSettings(admin.id, { privacyNotices: false });
+    const admin = await db().admin.create({
+      data: { email: "owner@notices.test", passwordHash: "x" },
+      select: { id: true, passwordChangedAt: true },
+    });
+    const token = await signAdminToken(admin);
+    const saveNotices = (on: boolean) =>
+      callJson<{ privacyNotices: boolean }>(settingsRoute.PATCH, "/api/admin/settings", {
+        token,
+        method: "PATCH",
+        json: { privacyNotices: on },
+      });
+    const settings = (await saveNotices(false)).body;
     expect(settings.privacyNotices).toBe(false);
     expect(await counts(category)).toEqual({ count: 2, days: 2 });
     expect(await noticeStatuses(category)).toEqual({
@@ -284,6 +311,6 @@ describe("privacy notices", () => {
     await importRows(category, [row("gus@waits.co.uk")]);
     expect(await counts(category)).toEqual({ count: 3, days: 3 });
     expect((await noticeFigures(false)).enabled).toBe(false);
-    await updateAdminSettings(admin.id, { privacyNotices: true });
+    expect((await saveNotices(true)).body.privacyNotices).toBe(true);
   });
 });

@@ -27,7 +27,10 @@ export default async function NoticePage({ searchParams }: Props) {
   const token = typeof query.token === "string" && query.token.length <= 2000 ? query.token : null;
   const link: NoticeLink = token
     ? await readNoticeLink(token)
-    : { state: "invalid", message: "This opt-out link is incomplete. Open the link from the mail exactly as it was sent." };
+    : {
+        state: "invalid",
+        message: "This opt-out link is incomplete. Open the link from the mail exactly as it was sent.",
+      };
   return (
     <div className="mx-auto max-w-2xl space-y-6 px-4 py-10 sm:px-6 lg:py-14">
       <h1 className="text-3xl font-bold tracking-tight">Your details at LeadMarket</h1>
