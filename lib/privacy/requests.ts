@@ -98,6 +98,7 @@ async function personLeadsWhere(tx: Tx, email: string) {
   return { categoryId: { in: categories.map((category) => category.id) }, email };
 }
 
+/** Every lead record held with the address, in every category, with the orders that delivered it. */
 export async function heldLeads(tx: Tx, email: string): Promise<HeldLead[]> {
   const leads = await tx.lead.findMany({
     where: await personLeadsWhere(tx, email),
