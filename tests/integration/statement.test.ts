@@ -1,7 +1,7 @@
 // A paid order's due-diligence statement (docs/product-rules.md, "UK compliance") against
 // PostgreSQL: the seller from Settings, the sources with their shares, the collection,
-// verification and screening dates and the phone statuses of the rows the file delivers, and the
-// opt-outs since the purchase; 404 for an unpaid or unknown order.
+// verification and screening dates, the phone statuses and the notices sent of the rows the file
+// delivers, and the opt-outs since the purchase; 404 for an unpaid or unknown order.
 import { afterAll, describe, expect, it } from "vitest";
 import { paidOrder } from "../support/paid-order";
 import { startTestStore } from "../support/store";
@@ -64,6 +64,17 @@ describe("the due-diligence statement", () => {
     await screen(ids.slice(600, 900), "tps", 7);
     await screen(ids.slice(900, 950), "ctps", 7);
     await screen(ids.slice(950, 1000), "clear", 40);
+    // The demo's UK people count as notified; 2 of them have our notices on record (sent on two
+    // days), and 10 were sold while notices were off.
+    await pool().query(
+      `INSERT INTO privacy_notices (lead_id, email_domain, queued_at, sent_at)
+       SELECT id, 'example.test', sent, sent
+         FROM unnest($1::bigint[], ARRAY[timestamptz '2026-11-02Z', timestamptz '2026-11-05Z']) AS n(id, sent)`,
+      [ids.slice(0, 2)],
+    );
+    await pool().query("UPDATE leads SET notice_status = 'not_required' WHERE id = ANY($1::bigint[])", [
+      ids.slice(10, 20),
+    ]);
     // One person erased after the purchase: out of the file, counted as an opt-out.
     const erased = rows[999].email;
     const request = await db().privacyRequest.create({
@@ -90,6 +101,8 @@ describe("the due-diligence statement", () => {
     const day = (days: number) => new Date(Date.now() - days * 24 * 3600 * 1000).toISOString().slice(0, 10);
     expect(figures.screened).toEqual({ oldest: day(40), newest: day(7) });
     expect(figures.phones).toEqual({ clear: 600, tps: 300, ctps: 50, unscreened: 49, other: 0 });
+    expect(figures.notified).toBe(989);
+    expect(figures.noticesSent).toEqual({ oldest: "2026-11-02", newest: "2026-11-05" });
 
     // 30 statements of one order in 10 minutes; the 31st is refused.
     for (let count = 1; count < 30; count++) await orderStatement(key, caller);
