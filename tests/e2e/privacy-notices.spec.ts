@@ -107,7 +107,7 @@ test("UK leads sell once their notices are sent; the statement and the opt-out l
   await expect(dialog.getByTestId("import-report")).toContainText(`Imported: ${LEADS.toLocaleString("en-US")}`);
   await dialog.getByRole("button", { name: "Close", exact: true }).first().click();
   expect(await ukForSale(page)).toBe(0);
-  await page.goto(`${server.url}/admin/dashboard?tab=overview`);
+  await page.goto(`${server.url}/admin/dashboard?tab=dashboard`);
   await expect(page.getByText("Seller identity incomplete: add ICO registration number in Settings.")).toBeVisible();
   await expect(page.getByText(`${LEADS.toLocaleString("en-US")} UK leads queued`)).toBeVisible();
   expect(smtp.messages).toHaveLength(0);
