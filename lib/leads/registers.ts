@@ -11,7 +11,7 @@ import { from as copyFrom } from "pg-copy-streams";
 import yauzl, { type Entry, type ZipFile } from "yauzl";
 import { AppError, badRequest } from "@/lib/errors";
 import { pgTransaction } from "@/lib/pg-transaction";
-import { registerNumber } from "./phone";
+import { registerNumberReader } from "./phone";
 import type { RegisterName, RegisterReport } from "@/lib/schemas/admin";
 
 // The TPS and CTPS registers (docs/product-rules.md, "UK compliance"). The admin's file (text or
@@ -130,6 +130,7 @@ function lineCell(line: string): string {
 /** The file's valid numbers as COPY text, a chunk at a time; the report counts every line. */
 async function* copyText(bytes: AsyncIterable<Buffer>, report: RegisterReport): AsyncGenerator<string> {
   const decoder = new StringDecoder("utf8");
+  const registerNumber = registerNumberReader();
   let rest = "";
   let lineNumber = 0;
   const read = (line: string): string => {

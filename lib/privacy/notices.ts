@@ -127,11 +127,16 @@ export async function releaseWaitingLeads(): Promise<void> {
 
 const globalForNotices = globalThis as unknown as { noticeTimer?: NodeJS.Timeout; noticesRunning?: boolean };
 
-/** One claim now unless one is running in this process; errors go to the log (the next tick retries). */
+/** Claims until one comes back short of a full claim (the pace or the due leads ran out). */
+async function queueWhileFull(): Promise<void> {
+  while ((await queueDueNotices()) === CLAIM_LIMIT);
+}
+
+/** Claims now unless this process is claiming; errors go to the log (the next tick retries). */
 export function kickNotices(): void {
   if (globalForNotices.noticesRunning) return;
   globalForNotices.noticesRunning = true;
-  queueDueNotices()
+  queueWhileFull()
     .catch((error: Error) => console.error(`[notices] queueing notices failed: ${error.message}`))
     .finally(() => (globalForNotices.noticesRunning = false));
 }

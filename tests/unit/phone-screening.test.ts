@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { phoneScreeningText } from "@/components/category/freshness";
-import { checkPhone, registerNumber } from "@/lib/leads/phone";
+import { checkPhone, registerNumber, registerNumberReader } from "@/lib/leads/phone";
 
 describe("phoneScreeningText", () => {
   it("names the screening's date and the callable share, or why there is none", () => {
@@ -36,5 +36,40 @@ describe("checkPhone and registerNumber", () => {
     expect(checkPhone("555", "USA")).toEqual({ e164: "", status: "invalid_number" });
     expect(registerNumber("+1 212 555 0100")).toBeNull();
     expect(registerNumber("not a number")).toBeNull();
+  });
+});
+
+describe("registerNumberReader", () => {
+  it("answers exactly what registerNumber answers, line after line of every spelling", () => {
+    // A fixed pseudo-random walk over national numbers of 6 to 12 digits, every leading digit, in
+    // the spellings a register or a careless export holds, some foreign.
+    let seed = 7;
+    const next = (below: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % below;
+    };
+    const spellings = [
+      (n: string) => `0${n}`,
+      (n: string) => `+44${n}`,
+      (n: string) => `44${n}`,
+      (n: string) => `0044${n}`,
+      (n: string) => `+44 ${n.slice(0, 4)} ${n.slice(4)}`,
+      (n: string) => `0${n.slice(0, 3)} ${n.slice(3, 7)} ${n.slice(7)}`,
+      (n: string) => `+1${n}`,
+      (n: string) => `+353 ${n}`,
+      (n: string) => n,
+      (n: string) => `(0${n.slice(0, 3)}) ${n.slice(3)}`,
+    ];
+    const read = registerNumberReader();
+    const mismatches: string[] = [];
+    for (let index = 0; index < 40_000; index++) {
+      const length = 6 + next(7);
+      let national = "";
+      for (let digit = 0; digit < length; digit++) national += String(next(10));
+      const text = spellings[next(spellings.length)](national);
+      const expected = registerNumber(text);
+      if (read(text) !== expected) mismatches.push(`${text}: ${expected}`);
+    }
+    expect(mismatches).toEqual([]);
   });
 });
