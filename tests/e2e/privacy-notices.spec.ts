@@ -5,13 +5,12 @@
 // and reads its due-diligence statement; a person opts out from their notice's link.
 import { expect, test, type Page } from "@playwright/test";
 import bcrypt from "bcryptjs";
-import { SignJWT } from "jose";
 import { Pool } from "pg";
 import { startAppServer, type AppServer } from "../support/app-server";
+import { signToken, type E2EAdmin } from "./admin-fixtures";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { startSmtpCatcher, type SmtpCatcher } from "../support/smtp";
 
-const APP_SECRET = "notices-e2e-secret-0123456789-abcdefgh";
 const LEADS = 1010;
 
 let server: AppServer;
@@ -24,24 +23,20 @@ test.beforeAll(async () => {
   database = await createTestDatabase("leadmarket_e2e_notices");
   const pool = new Pool({ connectionString: database.url, max: 2 });
   try {
-    const { rows: admins } = await pool.query<{ id: string; password_changed_at: Date }>(
-      "INSERT INTO admins (email, password_hash) VALUES ('owner@notices.test', $1) RETURNING id, password_changed_at",
+    const { rows: admins } = await pool.query<E2EAdmin>(
+      `INSERT INTO admins (email, password_hash) VALUES ('owner@notices.test', $1)
+       RETURNING id, email, password_changed_at AS "passwordChangedAt"`,
       [await bcrypt.hash("notices-admin-password", 4)],
     );
-    adminToken = await new SignJWT({ pwv: admins[0].password_changed_at.getTime() })
-      .setProtectedHeader({ alg: "HS256" })
-      .setSubject(admins[0].id)
-      .setIssuer("leadmarket")
-      .setAudience("leadmarket-admin")
-      .setIssuedAt()
-      .setExpirationTime("1h")
-      .sign(new TextEncoder().encode(APP_SECRET));
+    adminToken = await signToken(admins[0]);
     // Everything of the seller's identity but the ICO number: notices wait for it.
     await pool.query(
       `INSERT INTO settings (id, seller_legal_name, seller_address, seller_privacy_email)
        VALUES (1, 'LeadMarket Ltd', '1 Example Street, London', 'privacy@leadmarket.example')`,
     );
-    const { rows } = await pool.query<{ id: string }>("INSERT INTO categories (title) VALUES ('UK Finance') RETURNING id");
+    const { rows } = await pool.query<{ id: string }>(
+      "INSERT INTO categories (title) VALUES ('UK Finance') RETURNING id",
+    );
     categoryId = rows[0].id;
   } finally {
     await pool.end();
@@ -50,7 +45,8 @@ test.beforeAll(async () => {
   server = await startAppServer({
     env: {
       DATABASE_URL: database.url,
-      APP_SECRET,
+      // The e2e secret, so the admin fixtures' tokens sign in here too.
+      APP_SECRET: process.env.E2E_APP_SECRET,
       PAYMENTS_TEST_MODE: "1",
       ALLOW_TEST_PAYMENTS_IN_PRODUCTION: "1",
       SMTP_URL: smtp.url,
@@ -87,7 +83,9 @@ async function ukForSale(page: Page): Promise<number> {
 
 const phone = (index: number) => `020 7946 ${String(index).padStart(4, "0")}`;
 
-test("UK leads sell once their notices are sent; the statement and the opt-out link say so", async ({ page }) => {
+test("UK leads sell once their notices are sent; the statement and the opt-out link say so", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
 
   // The admin imports UK leads: they wait for their notices, off sale.
@@ -97,18 +95,24 @@ test("UK leads sell once their notices are sent; the statement and the opt-out l
   const dialog = page.getByRole("dialog");
   const csv = ["First Name,Last Name,Email,Company,Phone,Country"];
   for (let index = 0; index < LEADS; index += 1) {
-    csv.push(`Person,Number${index},person${index}@firm${index % 40}.co.uk,Firm ${index % 40},${phone(index)},UK`);
+    csv.push(
+      `Person,Number${index},person${index}@firm${index % 40}.co.uk,Firm ${index % 40},${phone(index)},UK`,
+    );
   }
   await dialog.getByLabel("Source").fill("Company websites");
   await dialog
     .getByLabel("CSV file")
     .setInputFiles({ name: "uk.csv", mimeType: "text/csv", buffer: Buffer.from(csv.join("\n")) });
   await dialog.getByRole("button", { name: "Import" }).click();
-  await expect(dialog.getByTestId("import-report")).toContainText(`Imported: ${LEADS.toLocaleString("en-US")}`);
+  await expect(dialog.getByTestId("import-report")).toContainText(
+    `Imported: ${LEADS.toLocaleString("en-US")}`,
+  );
   await dialog.getByRole("button", { name: "Close", exact: true }).first().click();
   expect(await ukForSale(page)).toBe(0);
   await page.goto(`${server.url}/admin/dashboard?tab=dashboard`);
-  await expect(page.getByText("Seller identity incomplete: add ICO registration number in Settings.")).toBeVisible();
+  await expect(
+    page.getByText("Seller identity incomplete: add ICO registration number in Settings."),
+  ).toBeVisible();
   await expect(page.getByText(`${LEADS.toLocaleString("en-US")} UK leads queued`)).toBeVisible();
   expect(smtp.messages).toHaveLength(0);
 
