@@ -65,7 +65,8 @@ export function registerNumberReader(): (text: string) => string | null {
     const number = registerNumber(text);
     const national = number?.slice(1 + UK_CALLING_CODE.length);
     if (number === null) shapes.set(shape, null);
-    else if (national !== undefined && digits.endsWith(national)) shapes.set(shape, digits.length - national.length);
+    else if (national !== undefined && digits.endsWith(national))
+      shapes.set(shape, digits.length - national.length);
     return number;
   };
 }
