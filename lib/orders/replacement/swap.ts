@@ -106,14 +106,20 @@ export async function swapForFresh(
   return swapped;
 }
 
+/**
+ * Rows of one scope's orders swapped by one statement at most: each order ranks as many leads as
+ * the orders before it in the statement may take, so the statement grows with the square of this.
+ */
+const RANKED_ROWS = 500;
+
 /** One order's swap for swapAllForFresh: swapForFresh's arguments. */
 export type OrderSwap = { order: LockedOrder; rows: Delivered[]; reported: string[] };
 
 /**
  * swapForFresh for each of the orders in turn, with the same swaps and answers (each order's
- * swapped rows), but one statement for all the orders of one scope (category, country, segment,
- * email quality) where each would cost its own: files that heal swap a few rows in each of many
- * orders. The scope's best unsold leads are ranked for every order at once (unsoldLeadsQuery);
+ * swapped rows), but one statement for the orders of one scope (category, country, segment,
+ * email quality; up to RANKED_ROWS rows) where each would cost its own: files that heal swap a few
+ * rows in each of many orders. The scope's best unsold leads are ranked for every order at once (unsoldLeadsQuery);
  * each order in turn takes its best that no order before it took (swapForFresh would find those
  * sold by then). An order they cannot fill (its best lie deeper, or among the sold leads) is
  * swapped by swapForFresh itself once the swaps before it are written. The orders come locked, by
@@ -121,12 +127,21 @@ export type OrderSwap = { order: LockedOrder; rows: Delivered[]; reported: strin
  */
 export async function swapAllForFresh(tx: Tx, swaps: OrderSwap[]): Promise<Delivered[][]> {
   const answers: Delivered[][] = swaps.map(() => []);
-  const scopes = new Map<string, number[]>();
-  for (const [at, { order }] of swaps.entries()) {
+  // The orders of one scope, in turn, as far as RANKED_ROWS rows; the next ones in another group.
+  const groups: number[][] = [];
+  const open = new Map<string, { members: number[]; rows: number }>();
+  for (const [at, { order, rows }] of swaps.entries()) {
     const scope = JSON.stringify([order.category_id, order.location, order.segment, order.email_quality]);
-    scopes.set(scope, [...(scopes.get(scope) ?? []), at]);
+    let group = open.get(scope);
+    if (!group || group.rows + rows.length > RANKED_ROWS) {
+      group = { members: [], rows: 0 };
+      open.set(scope, group);
+      groups.push(group.members);
+    }
+    group.members.push(at);
+    group.rows += rows.length;
   }
-  for (const group of scopes.values()) {
+  for (const group of groups) {
     const wanted: UnsoldWanted[] = [];
     let asked = 0;
     for (const at of group) {
