@@ -77,14 +77,15 @@ async function healBatch(orderIds: string[], since: Date, now: Date): Promise<nu
     }
     if (heals.length === 0) return 0;
     // Swapped rows get their fresh lead (the row's lead now); the rest (the category ran short)
-    // none, once.
+    // none, once. The orders named apart: only their rows are read, by key.
     await tx.$executeRaw`
       INSERT INTO order_heals (order_id, position, old_lead_id, new_lead_id, healed_at)
       SELECT r.order_id, r.position, r.old_lead_id, CASE WHEN r.swapped THEN ol.lead_id END, ${now}
         FROM unnest(${heals.map((row) => row.order_id)}::uuid[], ${heals.map((row) => row.position)}::int[],
                     ${heals.map((row) => row.lead_id)}::bigint[], ${heals.map((row) => row.swapped)}::boolean[])
              AS r(order_id, position, old_lead_id, swapped)
-        JOIN order_leads ol ON ol.order_id = r.order_id AND ol.position = r.position`;
+        JOIN order_leads ol ON ol.order_id = r.order_id AND ol.position = r.position
+       WHERE ol.order_id = ANY(${toSwap.map(({ order }) => order.id)}::uuid[])`;
     await tx.orderEvent.createMany({ data: events });
     return swaps;
   });

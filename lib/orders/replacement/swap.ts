@@ -72,14 +72,18 @@ export async function lockFreeOrders(tx: Tx, ids: string[], paidAfter: Date): Pr
 /** Rows whose lead changes: (order, position) gets `lead_id`. */
 type Move = { orderId: string; position: number; leadId: bigint };
 
-/** Writes the moves, all orders' in one statement (lead_sales' trigger runs once). */
+/**
+ * Writes the moves, all orders' in one statement (lead_sales' trigger runs once). The orders named
+ * apart let the plan read only their rows by key, never the whole table.
+ */
 async function move(tx: Tx, moves: Move[]): Promise<void> {
   if (moves.length === 0) return;
+  const orderIds = [...new Set(moves.map((one) => one.orderId))];
   await tx.$executeRaw`
     UPDATE order_leads ol SET lead_id = swap.lead_id
       FROM unnest(${moves.map((one) => one.orderId)}::uuid[], ${moves.map((one) => one.position)}::int[],
                   ${moves.map((one) => one.leadId)}::bigint[]) AS swap(order_id, position, lead_id)
-     WHERE ol.order_id = swap.order_id AND ol.position = swap.position`;
+     WHERE ol.order_id = ANY(${orderIds}::uuid[]) AND ol.order_id = swap.order_id AND ol.position = swap.position`;
 }
 
 /**
