@@ -3,6 +3,7 @@ import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import {
   boughtElsewhere,
+  boughtElsewhereByEach,
   inScope,
   notBoughtSql,
   notListedConditions,
@@ -108,6 +109,28 @@ export function allocationInsert(orderId: string, filter: FreshLeadFilter, limit
       FROM (${freshLeadsQuery({ ...filter, orderId }, limit)}) AS chosen`;
 }
 
+/** The conditions beyond its scope that a lead given to the order meets: the order's own exclusions. */
+function orderConditions(filter: FreshLeadFilter): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [];
+  if (filter.notInOrderId) {
+    // Hashed once: walking the category's newest leads past the order's own (often all of the
+    // first leadCount) then costs one probe of a small hash per lead.
+    where.push(
+      Prisma.sql`id NOT IN (SELECT lead_id FROM order_leads WHERE order_id = ${filter.notInOrderId}::uuid)`,
+    );
+  }
+  if (filter.notEmails?.length) where.push(Prisma.sql`email <> ALL(${filter.notEmails}::text[])`);
+  where.push(...notListedConditions(filter.notListed));
+  return where;
+}
+
+/** The stable random order among equally sold, equally fresh leads: a hash of the id seeded by the order. */
+function shuffleOf(filter: FreshLeadFilter): Prisma.Sql {
+  return filter.orderId
+    ? Prisma.sql`hashint8extended(id, hashtextextended(${filter.orderId}, 0))`
+    : Prisma.sql`id`;
+}
+
 /**
  * `SELECT id, sold, verified_at, shuffle` of at most `limit` leads the order may receive
  * (lib/leads/eligible.ts) to embed in a statement
@@ -122,24 +145,12 @@ export function allocationInsert(orderId: string, filter: FreshLeadFilter, limit
  * category is sold, so the unsold leads need only the check against what it bought elsewhere.
  */
 export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.Sql {
-  const where = scopeConditions(filter);
-  if (filter.notInOrderId) {
-    // Hashed once: walking the category's newest leads past the order's own (often all of the
-    // first leadCount) then costs one probe of a small hash per lead.
-    where.push(
-      Prisma.sql`id NOT IN (SELECT lead_id FROM order_leads WHERE order_id = ${filter.notInOrderId}::uuid)`,
-    );
-  }
-  if (filter.notEmails?.length) where.push(Prisma.sql`email <> ALL(${filter.notEmails}::text[])`);
-  where.push(...notListedConditions(filter.notListed));
-  const conditions = Prisma.join(where, " AND ");
+  const conditions = Prisma.join([...scopeConditions(filter), ...orderConditions(filter)], " AND ");
   const { categoryId, boughtBy } = filter;
   const notSold = Prisma.sql`id NOT IN (SELECT lead_id FROM lead_sales WHERE category_id = ${categoryId}::uuid
     ${boughtBy ? Prisma.sql`UNION ALL ${boughtElsewhere(categoryId, boughtBy)}` : Prisma.empty})`;
   const notBought = boughtBy ? Prisma.sql`AND ${notBoughtSql(categoryId, boughtBy)}` : Prisma.empty;
-  const shuffle = filter.orderId
-    ? Prisma.sql`hashint8extended(id, hashtextextended(${filter.orderId}, 0))`
-    : Prisma.sql`id`;
+  const shuffle = shuffleOf(filter);
   return Prisma.sql`SELECT id, sold, verified_at, shuffle FROM (
     (SELECT id, 0 AS sold, verified_at, ${shuffle} AS shuffle
       FROM (SELECT id AS walked, verified_at AS walked_at FROM leads
@@ -154,4 +165,44 @@ export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.
       WHERE ${conditions} ${notBought}
       ORDER BY sold, verified_at DESC, shuffle LIMIT ${limit}::int)
   ) AS ranked LIMIT ${limit}::int`;
+}
+
+/** One order of unsoldLeadsQuery: its filter (of the query's scope) and how many of its best it wants. */
+export type UnsoldWanted = { filter: FreshLeadFilter; limit: number };
+
+/**
+ * `SELECT idx, ids` of the best unsold leads of each of several orders of one scope, in one
+ * statement: for each order with any (`idx`, its place in `orders`) at most its `limit`, best
+ * first as freshLeadsQuery ranks unsold leads for it, as one array. The walk, its hash of
+ * lead_sales and what the buyers bought elsewhere are read once for all: the scope's unsold leads,
+ * most recently verified first, as far as the first `depth` and every lead verified at the same
+ * time as the last of them (so each order's stable random order sorts whole verified_at groups).
+ * Each order then filters those by its own conditions. An order given fewer than its limit has no
+ * more among them: its next best lie beyond `depth`, or among the sold leads (freshLeadsQuery
+ * finds them).
+ */
+export function unsoldLeadsQuery(scope: LeadScope, orders: UnsoldWanted[], depth: number): Prisma.Sql {
+  const { categoryId, country } = scope;
+  const buyers = orders.flatMap(({ filter }) => (filter.boughtBy ? [filter.boughtBy] : []));
+  const each = orders.map(({ filter, limit }, idx) => {
+    const where = orderConditions(filter);
+    // Bought in this category means sold: only what the buyer bought elsewhere is left to skip.
+    if (filter.boughtBy) {
+      where.push(Prisma.sql`id NOT IN (SELECT id FROM elsewhere WHERE buyer_email = ${filter.boughtBy})`);
+    }
+    return Prisma.sql`(SELECT ${idx}::int AS idx, id, row_number() OVER (ORDER BY ${FRESH_ORDER}) AS rank
+        FROM (SELECT id, 0 AS sold, verified_at, ${shuffleOf(filter)} AS shuffle FROM unsold AS leads
+               ${where.length ? Prisma.sql`WHERE ${Prisma.join(where, " AND ")}` : Prisma.empty}) AS ranked
+       ORDER BY ${FRESH_ORDER} LIMIT ${limit}::int)`;
+  });
+  return Prisma.sql`WITH unsold AS MATERIALIZED (
+      SELECT leads.id, leads.verified_at, leads.email, leads.email_hash, leads.email_domain
+        FROM (SELECT id AS walked, verified_at AS walked_at FROM leads
+               WHERE category_id = ${categoryId}::uuid AND country = ${country}::"Country"
+                 AND id NOT IN (SELECT lead_id FROM lead_sales WHERE category_id = ${categoryId}::uuid)) AS walk
+        CROSS JOIN LATERAL (SELECT * FROM leads WHERE id = walk.walked LIMIT 1) AS leads
+       WHERE ${inScope(scope)}
+       ORDER BY walk.walked_at DESC FETCH FIRST (${depth}::int) ROWS WITH TIES),
+    elsewhere AS MATERIALIZED (${boughtElsewhereByEach(categoryId, buyers)})
+    SELECT idx, array_agg(id ORDER BY rank) AS ids FROM (${Prisma.join(each, " UNION ALL ")}) AS best GROUP BY idx`;
 }

@@ -88,11 +88,24 @@ export function boughtIds(categoryId: string, buyerEmail: string): Prisma.Sql {
  * probe); nothing to read when the buyer bought only here.
  */
 export function boughtElsewhere(categoryId: string, buyerEmail: string): Prisma.Sql {
-  return Prisma.sql`SELECT same.id FROM orders o JOIN order_leads ol ON ol.order_id = o.id
+  return elsewhere(categoryId, Prisma.sql`same.id`, Prisma.sql`o.buyer_email = ${buyerEmail}`);
+}
+
+/** `SELECT buyer_email, id`: boughtElsewhere() of each of `buyerEmails`, in one statement. */
+export function boughtElsewhereByEach(categoryId: string, buyerEmails: string[]): Prisma.Sql {
+  return elsewhere(
+    categoryId,
+    Prisma.sql`o.buyer_email, same.id`,
+    Prisma.sql`o.buyer_email = ANY(${buyerEmails}::text[])`,
+  );
+}
+
+function elsewhere(categoryId: string, columns: Prisma.Sql, buyers: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`SELECT ${columns} FROM orders o JOIN order_leads ol ON ol.order_id = o.id
       JOIN leads bought ON bought.id = ol.lead_id
       CROSS JOIN LATERAL (SELECT id FROM leads
         WHERE category_id = ${categoryId}::uuid AND email = bought.email LIMIT 1) same
-     WHERE o.buyer_email = ${buyerEmail} AND o.paid_at IS NOT NULL AND o.category_id <> ${categoryId}::uuid`;
+     WHERE ${buyers} AND o.paid_at IS NOT NULL AND o.category_id <> ${categoryId}::uuid`;
 }
 
 /** The condition that the lead is not one `buyerEmail` bought before (boughtIds(), hashed once). */

@@ -47,15 +47,29 @@ function decode(stored: StoredMail): Mail {
  * per-recipient caps (see countRecentMails) and the log.
  */
 export async function queueMail(mail: Mail, tx?: Tx, kind = "notification"): Promise<bigint> {
-  const { id } = await (tx ?? db()).mailOutbox.create({
-    data: { kind, recipient: mail.to.toLowerCase(), mail: encode(mail) as Prisma.InputJsonObject },
-    select: { id: true },
-  });
-  // Sent as soon as the row is visible: after the caller's commit, or at once without a transaction.
-  // The poll (started here too, for processes that never called startOutboxWorker) retries.
+  const { id } = await (tx ?? db()).mailOutbox.create({ data: outboxRow(mail, kind), select: { id: true } });
+  deliverSoon(tx);
+  return id;
+}
+
+/** queueMail() of several mails of one kind in one statement (a pass that mails many buyers). */
+export async function queueMails(mails: Mail[], tx: Tx, kind: string): Promise<void> {
+  if (mails.length === 0) return;
+  await tx.mailOutbox.createMany({ data: mails.map((mail) => outboxRow(mail, kind)) });
+  deliverSoon(tx);
+}
+
+function outboxRow(mail: Mail, kind: string): Prisma.MailOutboxCreateManyInput {
+  return { kind, recipient: mail.to.toLowerCase(), mail: encode(mail) as Prisma.InputJsonObject };
+}
+
+/**
+ * Sent as soon as the rows are visible: after the caller's commit, or at once without a
+ * transaction. The poll (started here too, for processes that never called startOutboxWorker) retries.
+ */
+function deliverSoon(tx?: Tx): void {
   startOutboxWorker();
   if (!tx || !afterCommit(tx, () => scheduleDelivery(0))) scheduleDelivery(0);
-  return id;
 }
 
 /** How many mails of this kind were queued for this recipient in the last 24 hours. */

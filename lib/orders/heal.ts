@@ -1,22 +1,23 @@
 import "server-only";
 import { db, transaction } from "@/lib/db";
-import { queueMail } from "@/lib/mail/outbox";
+import { queueMails } from "@/lib/mail/outbox";
 import { healMail } from "@/lib/orders/mails";
 import { orderPageUrl } from "@/lib/orders/links";
-import { lockFreeOrders, swapForFresh, type Delivered } from "@/lib/orders/replacement/swap";
+import { lockFreeOrders, swapAllForFresh, type Delivered } from "@/lib/orders/replacement/swap";
 import { REPLACEMENT_DAYS, type OrderSwaps } from "@/lib/schemas/orders";
 
 // Files that heal (docs/product-rules.md, "Files that heal"). For REPLACEMENT_DAYS after payment, a
 // delivered lead that a check later finds invalid is swapped in the order's file for a fresh lead
-// of the order's own rules, in place, through the claim's own swapForFresh: the file keeps its row
-// count and the buyer's one claim stays untouched. The trigger of prisma/derived/50-heal-queue.sql
+// of the order's own rules, in place, through the claim's own swapForFresh (swapAllForFresh: one
+// statement for a batch's orders of one scope): the file keeps its row count and the buyer's one
+// claim stays untouched. The trigger of prisma/derived/50-heal-queue.sql
 // queues such leads; this pass swaps them a batch of orders per transaction, each order's row
 // locked (a download is one statement, so it reads the file before or after a swap, never a mix).
 // A row the category cannot fill is recorded once and not tried again. Orders are claimed with
 // SKIP LOCKED, so several instances share the work.
 
 const DAY_MS = 24 * 3600 * 1000;
-/** Orders healed per transaction: a batch's queries are shared, its swaps are one per order. */
+/** Orders healed per transaction: a batch's queries are shared, its fresh leads one statement per scope. */
 const ORDERS_PER_BATCH = 50;
 /** Swaps listed per order in its summary (the counts cover all of them). */
 export const LISTED_SWAPS = 50;
@@ -51,45 +52,40 @@ async function healBatch(orderIds: string[], since: Date, now: Date): Promise<nu
        WHERE ol.order_id = ANY(${orders.map((order) => order.id)}::uuid[]) AND l.email_status = 'invalid'
          AND NOT EXISTS (SELECT 1 FROM order_heals h WHERE h.order_id = ol.order_id AND h.old_lead_id = ol.lead_id)
        ORDER BY ol.order_id, ol.position`;
+    const toSwap = orders
+      .map((order) => {
+        const rows = waiting.filter((row) => row.order_id === order.id);
+        return { order, rows, reported: rows.map((row) => row.email) };
+      })
+      .filter((swap) => swap.rows.length > 0);
+    const answers = await swapAllForFresh(tx, toSwap);
     const heals: { order_id: string; position: number; lead_id: bigint; swapped: boolean }[] = [];
     const events: { orderId: string; status: string; note: string }[] = [];
     let swaps = 0;
-    for (const order of orders) {
-      const rows = waiting.filter((row) => row.order_id === order.id);
-      if (rows.length === 0) continue;
-      const swapped = new Set(
-        (
-          await swapForFresh(
-            tx,
-            order,
-            rows,
-            rows.map((row) => row.email),
-          )
-        ).map((row) => row.position),
-      );
-      for (const row of rows) {
-        heals.push({ ...row, swapped: swapped.has(row.position) });
-      }
-      const short = rows.length - swapped.size;
-      swaps += swapped.size;
+    for (const [at, { order, rows }] of toSwap.entries()) {
+      const positions = new Set(answers[at].map((row) => row.position));
+      for (const row of rows) heals.push({ ...row, swapped: positions.has(row.position) });
+      const short = rows.length - positions.size;
+      swaps += positions.size;
       events.push({
         orderId: order.id,
         status: "healed",
         note:
-          `${swapped.size} lead${swapped.size === 1 ? "" : "s"} found invalid after the sale replaced` +
+          `${positions.size} lead${positions.size === 1 ? "" : "s"} found invalid after the sale replaced` +
           `${short ? `, ${short} not replaced (the category ran short)` : ""}`,
       });
     }
     if (heals.length === 0) return 0;
     // Swapped rows get their fresh lead (the row's lead now); the rest (the category ran short)
-    // none, once.
+    // none, once. The orders named apart: only their rows are read, by key.
     await tx.$executeRaw`
       INSERT INTO order_heals (order_id, position, old_lead_id, new_lead_id, healed_at)
       SELECT r.order_id, r.position, r.old_lead_id, CASE WHEN r.swapped THEN ol.lead_id END, ${now}
         FROM unnest(${heals.map((row) => row.order_id)}::uuid[], ${heals.map((row) => row.position)}::int[],
                     ${heals.map((row) => row.lead_id)}::bigint[], ${heals.map((row) => row.swapped)}::boolean[])
              AS r(order_id, position, old_lead_id, swapped)
-        JOIN order_leads ol ON ol.order_id = r.order_id AND ol.position = r.position`;
+        JOIN order_leads ol ON ol.order_id = r.order_id AND ol.position = r.position
+       WHERE ol.order_id = ANY(${toSwap.map(({ order }) => order.id)}::uuid[])`;
     await tx.orderEvent.createMany({ data: events });
     return swaps;
   });
@@ -115,13 +111,13 @@ async function mailHealedOrders(now: Date): Promise<void> {
                       WHERE h.order_id = o.id AND h.new_lead_id IS NOT NULL
                         AND h.healed_at > COALESCE(o.heal_mailed_at, '-infinity'))
        FOR UPDATE OF o SKIP LOCKED`;
-    for (const order of orders) {
-      await queueMail(
+    await queueMails(
+      orders.map((order) =>
         healMail(order.buyer_email, order.lead_title, order.swapped, orderPageUrl(order.download_key)),
-        tx,
-        "order-healed",
-      );
-    }
+      ),
+      tx,
+      "order-healed",
+    );
     await tx.$executeRaw`UPDATE orders SET heal_mailed_at = ${now} WHERE id = ANY(${orders.map((order) => order.id)}::uuid[])`;
   });
 }

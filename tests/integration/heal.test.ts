@@ -1,13 +1,16 @@
 // Files that heal (docs/product-rules.md) against PostgreSQL, the NOWPayments stand-in and a real
 // SMTP server: a sold lead found invalid is swapped in place in the files of orders paid in the last
 // 30 days, under the order's own rules, without touching its replacement claim; the buyer hears of
-// it at most once a day; rows the category cannot fill are recorded once; a download during the
-// swaps reads each file whole before or after.
+// it at most once a day; rows the category cannot fill are recorded once; many orders of one
+// category are healed together exactly as one at a time; a download during the swaps reads each
+// file whole before or after.
 import { afterAll, describe, expect, it } from "vitest";
 import { fromAddress } from "../support/client";
 import { paidOrder } from "../support/paid-order";
 import { call, callJson } from "../support/routes";
 import { startTestStore } from "../support/store";
+import type { Tx } from "@/lib/db";
+import type { Delivered } from "@/lib/orders/replacement/swap";
 
 const store = await startTestStore({
   name: "leadmarket_heal",
@@ -19,8 +22,9 @@ const { standin, smtp } = store;
 
 const { GET: download } = await import("@/app/api/leads/download/[key]/route");
 const { GET: orderApi } = await import("@/app/api/orders/[key]/route");
-const { db, pool } = await import("@/lib/db");
+const { db, pool, transaction } = await import("@/lib/db");
 const { healOrders } = await import("@/lib/orders/heal");
+const { lockFreeOrders, swapForFresh } = await import("@/lib/orders/replacement/swap");
 const { createCategoryWithLeads } = await import("@/prisma/demo-data");
 
 afterAll(store.close);
@@ -77,6 +81,41 @@ async function summaryOf(key: string): Promise<Summary> {
   });
   expect(answer.status).toBe(200);
   return answer.body;
+}
+
+/** The rows of the orders (by id), as "order:position" -> lead id, read on `tx`. */
+async function leadsAt(orderIds: string[], tx: Tx = db()): Promise<Map<string, string>> {
+  const rows = await tx.$queryRaw<{ at: string; lead_id: string }[]>`
+    SELECT order_id || ':' || position AS at, lead_id::text FROM order_leads WHERE order_id = ANY(${orderIds}::uuid[])`;
+  return new Map(rows.map((row) => [row.at, row.lead_id]));
+}
+
+/**
+ * The orders' rows once their invalid rows are swapped one order at a time, each by swapForFresh
+ * (a claim's swap), in the order a heal takes them; all of it rolled back.
+ */
+async function swappedOneAtATime(orderIds: string[]): Promise<Map<string, string>> {
+  let swapped = new Map<string, string>();
+  const rolledBack = new Error("rolled back");
+  await transaction(async (tx) => {
+    for (const order of await lockFreeOrders(tx, orderIds, new Date(Date.now() - 30 * DAY_MS))) {
+      const rows = await tx.$queryRaw<Delivered[]>`
+        SELECT ol.position, ol.lead_id, l.email, l.email_status::text, l.provider_checked_at
+          FROM order_leads ol JOIN leads l ON l.id = ol.lead_id
+         WHERE ol.order_id = ${order.id}::uuid AND l.email_status = 'invalid' ORDER BY ol.position`;
+      await swapForFresh(
+        tx,
+        order,
+        rows,
+        rows.map((row) => row.email),
+      );
+    }
+    swapped = await leadsAt(orderIds, tx);
+    throw rolledBack;
+  }).catch((error: unknown) => {
+    if (error !== rolledBack) throw error;
+  });
+  return swapped;
 }
 
 const heals = async (key: string) =>
@@ -199,6 +238,73 @@ describe("files that heal", () => {
     }
     // No fresh lead went to two orders, nor twice to one.
     expect(new Set(fresh).size).toBe(6);
+  });
+
+  it("heals many orders of one category together exactly as one order at a time", async () => {
+    // 4,400 leads: four orders take 4,000, which leaves 400 fresh ones for their 520 invalid rows
+    // (more than one statement ranks, RANKED_ROWS of lib/orders/replacement/swap.ts), so the orders
+    // healed last take sold leads. Two orders are one buyer's.
+    const category = await createCategoryWithLeads(pool(), { title: "Crowded Healing Leads" }, 4400, 77);
+    const keys = [
+      await paidOrder(standin, { categoryId: category, email: "again@example.com" }),
+      await paidOrder(standin, { categoryId: category, email: "again@example.com" }),
+      await paidOrder(standin, { categoryId: category, email: "elsewhere@example.com" }),
+      await paidOrder(standin, { categoryId: category, email: "listed@example.com" }),
+    ];
+    const { rows: orders } = await pool().query<{ id: string }>(
+      "SELECT id::text FROM orders WHERE download_key = ANY($1) ORDER BY array_position($1, download_key)",
+      [keys],
+    );
+    const ids = orders.map((order) => order.id);
+    const freshest = (offset: number, limit: number) =>
+      pool().query<{ id: string; email: string }>(
+        `SELECT id::text, email FROM leads l WHERE category_id = $1
+            AND NOT EXISTS (SELECT 1 FROM lead_sales s WHERE s.lead_id = l.id)
+          ORDER BY verified_at DESC, id OFFSET $2 LIMIT $3`,
+        [category, offset, limit],
+      );
+    // The third buyer bought 50 of the freshest people in another category; the fourth order's
+    // list names the next 100.
+    const boughtElsewhere = (await freshest(0, 50)).rows;
+    const other = await createCategoryWithLeads(pool(), { title: "Elsewhere Healing Leads" }, 1000, 78);
+    await pool().query(
+      `INSERT INTO leads (category_id, first_name, last_name, email, country, verified_at)
+       SELECT $1, first_name, last_name, email, country, now() FROM leads WHERE id = ANY($2::bigint[])`,
+      [other, boughtElsewhere.map((lead) => lead.id)],
+    );
+    await paidOrder(standin, { categoryId: other, email: "elsewhere@example.com" });
+    const listed = (await freshest(50, 100)).rows;
+    await pool().query(
+      `WITH list AS (
+         INSERT INTO suppression_lists (owner, expires_at, entries, emails, domains, hashes, ignored, email_keys, domain_keys)
+         SELECT 'heal-test', now() + interval '30 days', 100, 100, 0, 0, 0,
+                ARRAY(SELECT email_hash FROM leads WHERE id = ANY($1::bigint[])), '{}'
+         RETURNING id)
+       UPDATE orders SET suppression_list_id = (SELECT id FROM list) WHERE id = $2::uuid`,
+      [listed.map((lead) => lead.id), ids[3]],
+    );
+    const fresh = new Set((await freshest(0, 400)).rows.map((lead) => lead.id));
+    const before = await Promise.all(keys.map(orderRows));
+    for (const rows of before) await findInvalid(rows.slice(0, 130));
+
+    const expected = await swappedOneAtATime(ids);
+    expect(await healOrders()).toBe(520);
+    expect(await leadsAt(ids)).toEqual(expected);
+
+    // What that is: the fresh leads first, each to one order; none bought before, elsewhere or listed.
+    const given = await Promise.all(keys.map(async (key) => (await heals(key)).map((row) => row.fresh!)));
+    const givenFresh = given.flat().filter((id) => fresh.has(id));
+    expect(givenFresh).toHaveLength(400);
+    expect(new Set(givenFresh).size).toBe(400);
+    for (const [order, sameBuyer] of [
+      [0, 1],
+      [1, 0],
+    ]) {
+      const held = new Set(before[sameBuyer].map((row) => row.lead_id));
+      expect(given[order].filter((id) => held.has(id))).toEqual([]);
+    }
+    expect(given[2].filter((id) => boughtElsewhere.some((lead) => lead.id === id))).toEqual([]);
+    expect(given[3].filter((id) => listed.some((lead) => lead.id === id))).toEqual([]);
   });
 
   it("heals only orders paid in the last 30 days", async () => {
