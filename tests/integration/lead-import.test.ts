@@ -6,6 +6,7 @@ import { PassThrough, Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setPrivacyNotices } from "../support/notices";
 import { createTestDatabase } from "../support/database";
+import { emptyCategory } from "../support/category";
 
 const database = await createTestDatabase("leadmarket_import");
 process.env.DATABASE_URL = database.url;
@@ -26,14 +27,7 @@ afterAll(async () => {
 });
 
 let titles = 0;
-async function newCategory(): Promise<string> {
-  titles += 1;
-  const { rows } = await pool().query<{ id: string }>(
-    "INSERT INTO categories (title) VALUES ($1) RETURNING id",
-    [`Import ${titles}`],
-  );
-  return rows[0].id;
-}
+const newCategory = (): Promise<string> => emptyCategory(pool(), `Import ${++titles}`);
 
 /** The report's counts per reason: `counts`, and none of the others. */
 const reasons = (counts: Record<string, number> = {}) => ({

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/database";
 import { call, callJson } from "../support/routes";
 import { startSmtpCatcher, type SmtpCatcher } from "../support/smtp";
+import { emptyCategory } from "../support/category";
 
 const database = await createTestDatabase("leadmarket_notices");
 const smtp: SmtpCatcher = await startSmtpCatcher(0, (address) => {
@@ -51,14 +52,7 @@ afterAll(async () => {
 });
 
 let titles = 0;
-async function newCategory(): Promise<string> {
-  titles += 1;
-  const { rows } = await pool().query<{ id: string }>(
-    "INSERT INTO categories (title) VALUES ($1) RETURNING id",
-    [`Notices ${titles}`],
-  );
-  return rows[0].id;
-}
+const newCategory = (): Promise<string> => emptyCategory(pool(), `Notices ${++titles}`);
 
 const header = "First Name,Last Name,Email,Country,Verified At";
 const row = (email: string, country = "UK") => `Ann,Lee,${email},${country},2026-11-20`;
