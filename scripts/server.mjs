@@ -1,5 +1,6 @@
 // The production HTTP server: Next.js's request handler behind a plain Node server, which answers
-// 400 for a malformed URL and stamps each request with the TCP peer's address
+// 400 for a malformed URL, 429 to a client address with too many requests in progress
+// (lib/http/in-flight-limit.mjs), and stamps each request with the TCP peer's address
 // (lib/api/client-address.ts reads it). Route handlers
 // cannot see the socket, and Next.js keeps a client's own X-Forwarded-For as it is, so without
 // this a client could choose the address its rate limits are counted under.
@@ -10,8 +11,11 @@ import { createServer } from "node:http";
 import next from "next";
 import { serveFromFrontCache } from "../lib/categories/front-cache.mjs";
 import { closeAfterEarlyAnswer } from "../lib/http/early-answer.mjs";
+import { inFlightLimit } from "../lib/http/in-flight-limit.mjs";
 
 const SOCKET_ADDRESS_HEADER = "x-leadmarket-socket-address";
+// The same setting lib/env.ts validates (0 to 10); the route handlers' limits read that value.
+const admitted = inFlightLimit(Number.parseInt(process.env.TRUST_PROXY_HOPS ?? "0", 10) || 0);
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -46,6 +50,7 @@ const server = createServer((request, response) => {
   }
   request.headers[SOCKET_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
   closeAfterEarlyAnswer(request, response);
+  if (!admitted(request, response)) return;
   // Cached catalogue pages are answered without entering Next.js (lib/categories/front-cache.mjs).
   serveFromFrontCache(request, response)
     .catch(() => false)

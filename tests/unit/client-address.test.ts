@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addressFrom, limitBucket, SOCKET_ADDRESS_HEADER } from "@/lib/api/client-address";
+import { addressFrom, SOCKET_ADDRESS_HEADER } from "@/lib/api/client-address";
+import { limitBucket } from "@/lib/http/client-address.mjs";
 
 const headers = (values: Record<string, string>) => new Headers(values);
 

@@ -5,7 +5,8 @@
 // holds for every pattern, without a clock, is the lint rules: run here over app/ and lib/.
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
-import { addressFrom, limitBucket } from "@/lib/api/client-address";
+import { addressFrom } from "@/lib/api/client-address";
+import { limitBucket } from "@/lib/http/client-address.mjs";
 import { attachmentHeaders } from "@/lib/api/attachment";
 import { checkFile, sanitizeFileName } from "@/lib/custom-requests/files";
 import { parseVerifiedAt } from "@/lib/leads/import-dates";
