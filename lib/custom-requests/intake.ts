@@ -5,7 +5,7 @@ import { discardStagedFiles } from "@/lib/custom-requests/staged-files";
 import type { StoredRequest } from "@/lib/custom-requests/mail";
 import { storeCustomRequest } from "@/lib/custom-requests/store";
 import { readSubmission } from "@/lib/custom-requests/submission";
-import { InFlight } from "@/lib/limits/in-flight";
+import { InFlight } from "@/lib/http/in-flight.mjs";
 
 // Receiving a custom request. Files are written to storage as they arrive, so many uploads can be
 // received at once (lib/limits/uploads.ts caps them per process and per address). The submissions

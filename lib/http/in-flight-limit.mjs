@@ -4,6 +4,7 @@
 // dozens at once no longer takes the event loop from everyone else. Plain JavaScript because the
 // custom server loads it without a build.
 import { clientBucket } from "./client-address.mjs";
+import { InFlight } from "./in-flight.mjs";
 
 export const IN_FLIGHT_PER_ADDRESS = 16;
 
@@ -12,15 +13,14 @@ export const IN_FLIGHT_PER_ADDRESS = 16;
  * response closes, answered or cut), false when it has answered 429 itself.
  */
 export function inFlightLimit(trustedHops) {
-  const held = new Map();
+  const held = new InFlight();
   return (request, response) => {
     const address = clientBucket(
       request.socket.remoteAddress,
       request.headers["x-forwarded-for"],
       trustedHops,
     );
-    const count = held.get(address) ?? 0;
-    if (count >= IN_FLIGHT_PER_ADDRESS) {
+    if (!held.take(address, IN_FLIGHT_PER_ADDRESS)) {
       response.writeHead(429, {
         "content-type": "application/json",
         "retry-after": "1",
@@ -34,12 +34,7 @@ export function inFlightLimit(trustedHops) {
       );
       return false;
     }
-    held.set(address, count + 1);
-    response.once("close", () => {
-      const left = held.get(address) - 1;
-      if (left > 0) held.set(address, left);
-      else held.delete(address);
-    });
+    response.once("close", () => held.give(address));
     return true;
   };
 }

@@ -11,7 +11,7 @@ import { jsonFile } from "@/lib/leads/export-json";
 import { orderXlsxFile } from "@/lib/leads/export-xlsx";
 import type { DownloadFormat } from "@/lib/schemas/formats";
 import { toWebStream } from "@/lib/leads/web-stream";
-import { InFlight } from "@/lib/limits/in-flight";
+import { InFlight } from "@/lib/http/in-flight.mjs";
 import { PACKAGE_COLUMNS, type Column, type PackageId } from "@/lib/packages";
 
 // A download holds one of copyPool()'s connections for as long as its reader takes. So that no

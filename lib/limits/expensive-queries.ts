@@ -2,7 +2,7 @@ import "server-only";
 import { BusyError } from "@/lib/concurrency";
 import { POOL_MAX, POOL_RESERVE, transaction, type Tx } from "@/lib/db";
 import { tooManyRequests } from "@/lib/errors";
-import { InFlight } from "@/lib/limits/in-flight";
+import { InFlight } from "@/lib/http/in-flight.mjs";
 
 // Queries a visitor can make cost seconds of database time (docs/product-rules.md, "Expensive
 // public queries"): what an exclusion list removes, what an email bought before, a segment's

@@ -2,7 +2,7 @@ import "server-only";
 import type { Readable } from "node:stream";
 import { BusyError } from "@/lib/concurrency";
 import { badRequest, tooManyRequests, type AppError, type FileTooLargeError } from "@/lib/errors";
-import { InFlight } from "@/lib/limits/in-flight";
+import { InFlight } from "@/lib/http/in-flight.mjs";
 
 // Uploads received at once by this process, in one pool per kind: slow uploads of one kind (lists
 // sent from many addresses) never take the slots of another (the admin's import). Each is streamed

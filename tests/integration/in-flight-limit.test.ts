@@ -2,48 +2,32 @@
 // IN_FLIGHT_PER_ADDRESS requests in progress; one more is answered 429 before any handler runs, and
 // a place comes back when its response ends or its client goes away.
 import { once } from "node:events";
-import {
-  createServer,
-  request as httpRequest,
-  type ClientRequest,
-  type Server,
-  type ServerResponse,
-} from "node:http";
-import type { AddressInfo } from "node:net";
+import { request as httpRequest, type ClientRequest, type ServerResponse } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { IN_FLIGHT_PER_ADDRESS, inFlightLimit } from "@/lib/http/in-flight-limit.mjs";
+import { startStandin, type Standin } from "../support/standin";
 
-let server: Server;
-let port: number;
+let server: Standin;
 /** Admitted requests' responses, held open until the test ends them. */
 const held: ServerResponse[] = [];
 let handled = 0;
 
 beforeAll(async () => {
   const admitted = inFlightLimit(1);
-  server = createServer((request, response) => {
+  server = await startStandin((request, response) => {
     if (!admitted(request, response)) return;
     handled += 1;
     held.push(response);
   });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  port = (server.address() as AddressInfo).port;
 });
 
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-});
+afterAll(() => server.close());
 
 type Answer = { status: number; retryAfter?: string; body: string };
 
 /** Sends a GET as `address` (behind one trusted proxy); `answer` settles when a response arrives. */
 function send(address: string): { request: ClientRequest; answer: Promise<Answer> } {
-  const request = httpRequest({
-    port,
-    host: "127.0.0.1",
-    path: "/",
+  const request = httpRequest(server.url, {
     agent: false,
     headers: { "x-forwarded-for": address },
   });
