@@ -6,7 +6,9 @@
 // order, opens an unpaid one and uploads two 100,000-entry exclusion lists. Then:
 //   - /api/health is timed every 50 ms throughout (a fresh connection each, 5 s timeout);
 //   - quiet: 10 s of probes before the abuse and 10 s after;
-//   - each input in turn: its requests from its workers at once (each request times out after
+//   - each input in turn: its requests from its workers at once, sent by a child process at the
+//     lowest CPU priority (scripts/abuse-sender.ts: an attacker's client is not on the server's
+//     machine, and the probes are not slowed by the bench's own sending) (each request times out after
 //     20 s, a burst stops after 30 s), then up to 20 s for the server's CPU and the database to go
 //     quiet (no query running, and the server's CPU within 10% of a core of what the probes alone
 //     cost it in the quiet period). The server's CPU time (/proc/<pid>/stat) from the burst's
@@ -18,7 +20,7 @@
 // The database's own CPU is not in the server's figure: slow queries show in the request times
 // and the health probe. Traffic goes only to 127.0.0.1. Needs a build: `npm run build` (or
 // NEXT_DIST_DIR pointing at another build). BENCH_ONLY=text runs only the inputs whose name holds it.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { Pool } from "pg";
@@ -32,8 +34,8 @@ import {
   type AbuseContext,
   type AbuseEntry,
   type AbuseInput,
-  type AbuseRequest,
 } from "./abuse-endpoints";
+import type { SenderAnswer, SenderCommand, Sent } from "./abuse-sender";
 import { freePort } from "./free-port";
 
 const REQUEST_TIMEOUT_MS = 20_000;
@@ -75,6 +77,26 @@ function percentile(values: number[], share: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))];
 }
 
+// The attacker's side, in its own process at the lowest CPU priority (scripts/abuse-sender.ts).
+const sender = spawn("nice", ["-n", "19", process.execPath, ...process.execArgv, "scripts/abuse-sender.ts"], {
+  stdio: ["ignore", "inherit", "inherit", "ipc"],
+});
+function tellSender<K extends SenderAnswer["kind"]>(
+  command: SenderCommand,
+  kind: K,
+): Promise<Extract<SenderAnswer, { kind: K }>> {
+  return new Promise((resolve, reject) => {
+    const onExit = () => reject(new Error("The abuse sender exited"));
+    sender.once("exit", onExit);
+    sender.once("message", (message: SenderAnswer) => {
+      sender.off("exit", onExit);
+      if (message.kind === kind) resolve(message as Extract<SenderAnswer, { kind: K }>);
+      else reject(new Error(`The abuse sender answered ${message.kind}, not ${kind}`));
+    });
+    sender.send(command);
+  });
+}
+
 const database = await createTestDatabase("leadmarket_bench_abuse");
 const pool = new Pool({ connectionString: database.url });
 pool.on("error", () => undefined);
@@ -106,28 +128,6 @@ async function stopServer(server: AppServer): Promise<void> {
   const killer = setTimeout(() => server.process.kill("SIGKILL"), 5000);
   await server.stop();
   clearTimeout(killer);
-}
-
-type Sent = { status: number | "timeout" | "reset"; ms: number; address: string };
-
-async function send(request: AbuseRequest, address: string): Promise<Sent> {
-  const started = performance.now();
-  const from = request.address ?? address;
-  try {
-    const response = await fetch(`${base}${request.path}`, {
-      method: request.method,
-      headers: { ...request.headers, "x-forwarded-for": from },
-      // A copy as fetch's body type takes it: the bench's time, not the server's.
-      body: typeof request.body === "string" ? request.body : request.body && new Uint8Array(request.body),
-      redirect: "manual",
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
-    await response.arrayBuffer();
-    return { status: response.status, ms: performance.now() - started, address: from };
-  } catch (error) {
-    const timedOut = (error as Error).name === "TimeoutError";
-    return { status: timedOut ? "timeout" : "reset", ms: performance.now() - started, address: from };
-  }
 }
 
 /** One /api/health request on a fresh connection: its time (the timeout when it gets no answer). */
@@ -306,22 +306,22 @@ async function abuse(
 ): Promise<{ sent: Sent[]; cpu: number; from: number; busy: boolean }> {
   const pid = server.process.pid!;
   // Made before the clock starts: the files are the bench's cost, not the server's.
-  const requests = Array.from({ length: input.requests }, (_, index) => input.build(context, index));
+  const { path } = await tellSender({ kind: "build", entryIndex, inputName: input.name, context }, "built");
   // Next.js loads a route's code on its first request, once per process: an OPTIONS request (which
   // Next.js answers itself, without running the handler) pays that before the clock starts.
-  await fetch(`${base}${requests[0].path}`, { method: "OPTIONS" }).then((response) => response.arrayBuffer());
+  await fetch(`${base}${path}`, { method: "OPTIONS" }).then((response) => response.arrayBuffer());
   await drained(pid);
   const from = performance.now();
   const cpuBefore = cpuMs(pid);
-  const deadline = Date.now() + BURST_MS;
-  const sent: Sent[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: input.clients }, async (_, client) => {
-      const address = `198.18.${entryIndex}.${client + 1}`;
-      while (next < requests.length && Date.now() < deadline)
-        sent.push(await send(requests[next++], address));
-    }),
+  const { sent } = await tellSender(
+    {
+      kind: "send",
+      base,
+      addressPrefix: `198.18.${entryIndex}`,
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      burstMs: BURST_MS,
+    },
+    "sent",
   );
   const quiet = await drained(pid);
   return { sent, cpu: cpuMs(pid) - cpuBefore, from, busy: !quiet };
@@ -424,6 +424,7 @@ try {
     console.log(`ratio cpu_ms_per_request_${endpointName(entry)}=${cpu.toFixed(1)}`);
   }
 } finally {
+  sender.disconnect();
   probing = false;
   await prober;
   if (server) await stopServer(server);

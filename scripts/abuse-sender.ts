@@ -1,0 +1,60 @@
+// The sending side of `npm run bench:abuse`, in its own process at the lowest CPU priority. An
+// attacker's client runs on its own machines; here it shares the server's few cores, and the work
+// of building and sending its requests (10 MB bodies, hundreds of connections) would otherwise
+// count against the server as the health probes' wait. Started by scripts/bench-abuse.ts under
+// `nice`, it answers over IPC: "build" makes an input's requests (before the clock starts), "send"
+// sends them from the input's clients at once and answers what came back.
+import { ABUSE_ENDPOINTS, type AbuseContext, type AbuseRequest } from "./abuse-endpoints";
+
+export type Sent = { status: number | "timeout" | "reset"; ms: number; address: string };
+export type SenderCommand =
+  | { kind: "build"; entryIndex: number; inputName: string; context: AbuseContext }
+  | { kind: "send"; base: string; addressPrefix: string; timeoutMs: number; burstMs: number };
+export type SenderAnswer = { kind: "built"; path: string } | { kind: "sent"; sent: Sent[] };
+
+let requests: AbuseRequest[] = [];
+let clients = 0;
+
+async function send(base: string, request: AbuseRequest, address: string, timeoutMs: number): Promise<Sent> {
+  const started = performance.now();
+  const from = request.address ?? address;
+  try {
+    const response = await fetch(`${base}${request.path}`, {
+      method: request.method,
+      headers: { ...request.headers, "x-forwarded-for": from },
+      body: typeof request.body === "string" ? request.body : request.body && new Uint8Array(request.body),
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await response.arrayBuffer();
+    return { status: response.status, ms: performance.now() - started, address: from };
+  } catch (error) {
+    const timedOut = (error as Error).name === "TimeoutError";
+    return { status: timedOut ? "timeout" : "reset", ms: performance.now() - started, address: from };
+  }
+}
+
+const answer = (message: SenderAnswer) => process.send!(message);
+
+process.on("message", async (command: SenderCommand) => {
+  if (command.kind === "build") {
+    const input = ABUSE_ENDPOINTS[command.entryIndex].inputs.find((one) => one.name === command.inputName)!;
+    requests = Array.from({ length: input.requests }, (_, index) => input.build(command.context, index));
+    clients = input.clients;
+    answer({ kind: "built", path: requests[0].path });
+    return;
+  }
+  const deadline = Date.now() + command.burstMs;
+  const sent: Sent[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      const address = `${command.addressPrefix}.${client + 1}`;
+      while (next < requests.length && Date.now() < deadline)
+        sent.push(await send(command.base, requests[next++], address, command.timeoutMs));
+    }),
+  );
+  requests = [];
+  answer({ kind: "sent", sent });
+});
+process.on("disconnect", () => process.exit(0));
