@@ -22,6 +22,7 @@ async function send(base: string, request: AbuseRequest, address: string, timeou
     const response = await fetch(`${base}${request.path}`, {
       method: request.method,
       headers: { ...request.headers, "x-forwarded-for": from },
+      // A copy as fetch's body type takes it: the sender's time, not the server's.
       body: typeof request.body === "string" ? request.body : request.body && new Uint8Array(request.body),
       redirect: "manual",
       signal: AbortSignal.timeout(timeoutMs),
