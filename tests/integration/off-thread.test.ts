@@ -1,6 +1,7 @@
 // Parsing on a worker thread (lib/off-thread.ts): a file that would take longer than the deadline
 // ends in the caller's refusal, the worker is replaced, and a refusal thrown on the worker reaches
-// the caller as the AppError it was. The worker loads its TypeScript entry through tsx.
+// the caller as the AppError it was; a file's bytes are moved to the worker, not copied. The worker
+// loads its TypeScript entry through tsx.
 import { describe, expect, it } from "vitest";
 import { AppError, tooLarge } from "@/lib/errors";
 import { runOffThread } from "@/lib/off-thread";
@@ -11,6 +12,17 @@ const tooComplex = () => tooLarge("Too complex");
 describe("parsing off the main thread", () => {
   it("answers what the worker answers", async () => {
     expect(await runOffThread<string, number>(ENTRY, "four", tooComplex)).toBe(4);
+  });
+
+  it("moves bytes that hold their whole memory, and copies a small Buffer that shares Node's pool", async () => {
+    const file = Buffer.alloc(1024 * 1024, 1);
+    expect(await runOffThread<Uint8Array, number>(ENTRY, file, tooComplex)).toBe(1024 * 1024);
+    expect(file.buffer.byteLength).toBe(0);
+
+    const small = Buffer.from("pooled");
+    expect(small.buffer.byteLength).toBeGreaterThan(small.byteLength);
+    expect(await runOffThread<Uint8Array, number>(ENTRY, small, tooComplex)).toBe(6);
+    expect(small.toString()).toBe("pooled");
   });
 
   it("rethrows a refusal with its status and field errors", async () => {

@@ -2,8 +2,9 @@ import { badRequest } from "@/lib/errors";
 import { workerTask } from "@/lib/off-thread";
 
 // A worker entry for tests/integration/off-thread.test.ts: "spin" never returns (a file whose
-// reading never ends), "refuse" is refused as a bad file is; anything else answers its length.
-export default workerTask((input: string): number => {
+// reading never ends), "refuse" is refused as a bad file is; anything else (text or bytes) answers
+// its length.
+export default workerTask((input: string | Uint8Array): number => {
   if (input === "spin") for (;;);
   if (input === "refuse") throw badRequest("Refused", { file: "Refused" });
   return input.length;
