@@ -10,12 +10,12 @@
 //     20 s, a burst stops after 30 s), sent by a child process at the lowest CPU priority
 //     (scripts/abuse-sender.ts: an attacker's client runs on its own machines, and building and
 //     sending 10 MB bodies here must not count as the server's slowness in the probes' times),
-//     then up to 20 s for the server's CPU and the database to go
-//     quiet (no query running, and the server's CPU within 10% of a core of what the probes alone
-//     cost it in the quiet period). The server's CPU time (/proc/<pid>/stat) from the burst's
-//     start to quiet, divided by the requests sent, is the input's CPU per request. A server still busy after that is
-//     restarted (and the database's queries cancelled); its figure, like that of an input whose
-//     requests timed out, is a floor.
+//     then up to 20 s for the server's CPU and the database to go quiet (no query running, and the
+//     server's CPU within 10% of a core of what the probes alone cost it in the quiet period). The
+//     server's CPU time (/proc/<pid>/stat) from the burst's start to quiet, divided by the
+//     requests sent, is the input's CPU per request. A server still busy after that is restarted
+//     (and the database's queries cancelled); its figure, like that of an input whose requests
+//     timed out, is a floor.
 // Ends with `ratio health_p95_under_abuse_vs_quiet=N` (the worst input's health p95 over the quiet
 // p95, bounded routes' plain bursts aside; target at most 3) and `ratio cpu_ms_per_request_<endpoint>=N` (each endpoint's worst input).
 // The database's own CPU is not in the server's figure: slow queries show in the request times
@@ -306,7 +306,7 @@ async function abuse(
   input: AbuseInput,
 ): Promise<{ sent: Sent[]; cpu: number; from: number; busy: boolean }> {
   const pid = server.process.pid!;
-  // Made before the clock starts: the files are the bench's cost, not the server's.
+  // Made by the sender before the clock starts: the files are the bench's cost, not the server's.
   const { path } = await tellSender({ kind: "build", entryIndex, inputName: input.name, context }, "built");
   // Next.js loads a route's code on its first request, once per process: an OPTIONS request (which
   // Next.js answers itself, without running the handler) pays that before the clock starts.
