@@ -378,7 +378,7 @@ async function measureSize(size: number, baseline: Figures | null): Promise<void
         await transaction((tx) => allocateLeads(tx, order), 600_000);
         orders.push(order);
       }
-      await pool.query("VACUUM ANALYZE orders, order_leads, lead_sales");
+      await pool.query("VACUUM ANALYZE orders, order_leads, lead_sales, unsold_leads");
       // Under about 90,000 leads the big category has fewer USA leads than a premium order.
       const { rows: held } = await pool.query<{ n: number }>(
         "SELECT count(*)::int AS n FROM order_leads WHERE order_id = $1",
@@ -485,6 +485,12 @@ async function measureSize(size: number, baseline: Figures | null): Promise<void
       // The import, last: it adds 100,000 leads to the big category.
       const form = new FormData();
       form.append("file", await openAsBlob(csvFile, { type: "text/csv" }), "import.csv");
+      const io = () =>
+        pool.query<{ lsn: string; reads: number }>(
+          `SELECT pg_current_wal_lsn()::text AS lsn, blks_read::float8 AS reads
+             FROM pg_stat_database WHERE datname = current_database()`,
+        );
+      const [ioBefore] = (await io()).rows;
       const started = performance.now();
       const response = await fetch(`${url}/api/admin/categories/${data.big.id}/leads`, {
         method: "POST",
@@ -497,6 +503,16 @@ async function measureSize(size: number, baseline: Figures | null): Promise<void
       figures.import_per_row = importMs / IMPORT_ROWS;
       console.log(
         `  import: ${report.imported.toLocaleString("en-US")} of ${IMPORT_ROWS.toLocaleString("en-US")} rows in ${(importMs / 1000).toFixed(1)} s`,
+      );
+      // What the import's writes cost PostgreSQL: a backend reports its block reads once idle.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const [ioAfter] = (await io()).rows;
+      const { rows: wal } = await pool.query<{ bytes: number }>(
+        "SELECT pg_wal_lsn_diff($1::pg_lsn, $2::pg_lsn)::float8 AS bytes",
+        [ioAfter.lsn, ioBefore.lsn],
+      );
+      console.log(
+        `  import: ${(wal[0].bytes / IMPORT_ROWS / 1024).toFixed(1)} KB of WAL and ${((ioAfter.reads - ioBefore.reads) / IMPORT_ROWS).toFixed(2)} blocks read from outside shared buffers a row`,
       );
       // The import's read that grows with the category: its emails, to tell new rows from repeats.
       explains.import_per_row = () =>

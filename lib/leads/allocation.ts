@@ -134,27 +134,28 @@ function shuffleOf(filter: FreshLeadFilter): Prisma.Sql {
 /**
  * `SELECT id, sold, verified_at, shuffle` of at most `limit` leads the order may receive
  * (lib/leads/eligible.ts) to embed in a statement
- * (rank them with FRESH_ORDER). Unsold leads come first: the category's (category, country,
- * verified_at) index alone is walked, most recently verified first, and the sold leads are skipped
- * by one hash of lead_sales before their rows are read (the most recently verified leads are the
- * ones sold first, so the walk passes most of the category's sold leads, and a probe per lead costs
- * more than hashing them all). Each lead left is read by its key (LIMIT 1: one probe whatever the
- * statistics say) for the other conditions; the stable random order is sorted only within one
- * verified_at; reading stops once `limit` are found. The category's sold leads are read (from the
- * narrow lead_sales) only when the unsold ones cannot fill it. What the buyer bought in this
- * category is sold, so the unsold leads need only the check against what it bought elsewhere.
+ * (rank them with FRESH_ORDER). Unsold leads come first: unsold_leads' (category, country,
+ * verified_at) index is walked, most recently verified first, so the walk never passes a sold lead
+ * (the most recently verified are the ones sold first: walking all of the category's leads would
+ * pass most of its sold ones, a cost that grew with its sales). Each lead walked is read by its
+ * key (LIMIT 1: one probe whatever the statistics say) for the other conditions; the stable random
+ * order is sorted only within one verified_at; reading stops once `limit` are found. The
+ * category's sold leads are read (from the narrow lead_sales) only when the unsold ones cannot
+ * fill it. What the buyer bought in this category is sold, so the unsold leads need only the check
+ * against what it bought elsewhere.
  */
 export function freshLeadsQuery(filter: FreshLeadFilter, limit: number): Prisma.Sql {
   const conditions = Prisma.join([...scopeConditions(filter), ...orderConditions(filter)], " AND ");
   const { categoryId, boughtBy } = filter;
-  const notSold = Prisma.sql`id NOT IN (SELECT lead_id FROM lead_sales WHERE category_id = ${categoryId}::uuid
-    ${boughtBy ? Prisma.sql`UNION ALL ${boughtElsewhere(categoryId, boughtBy)}` : Prisma.empty})`;
+  const notElsewhere = boughtBy
+    ? Prisma.sql`AND lead_id NOT IN (${boughtElsewhere(categoryId, boughtBy)})`
+    : Prisma.empty;
   const notBought = boughtBy ? Prisma.sql`AND ${notBoughtSql(categoryId, boughtBy)}` : Prisma.empty;
   const shuffle = shuffleOf(filter);
   return Prisma.sql`SELECT id, sold, verified_at, shuffle FROM (
     (SELECT id, 0 AS sold, verified_at, ${shuffle} AS shuffle
-      FROM (SELECT id AS walked, verified_at AS walked_at FROM leads
-             WHERE category_id = ${categoryId}::uuid AND country = ${filter.country}::"Country" AND ${notSold}) AS walk
+      FROM (SELECT lead_id AS walked, verified_at AS walked_at FROM unsold_leads
+             WHERE category_id = ${categoryId}::uuid AND country = ${filter.country}::"Country" ${notElsewhere}) AS walk
       CROSS JOIN LATERAL (SELECT * FROM leads WHERE id = walk.walked LIMIT 1) AS leads
       WHERE ${conditions}
       ORDER BY walk.walked_at DESC, shuffle LIMIT ${limit}::int)
@@ -173,8 +174,8 @@ export type UnsoldWanted = { filter: FreshLeadFilter; limit: number };
 /**
  * `SELECT idx, ids` of the best unsold leads of each of several orders of one scope, in one
  * statement: for each order with any (`idx`, its place in `orders`) at most its `limit`, best
- * first as freshLeadsQuery ranks unsold leads for it, as one array. The walk, its hash of
- * lead_sales and what the buyers bought elsewhere are read once for all: the scope's unsold leads,
+ * first as freshLeadsQuery ranks unsold leads for it, as one array. The walk of unsold_leads and
+ * what the buyers bought elsewhere are read once for all: the scope's unsold leads,
  * most recently verified first, as far as the first `depth` and every lead verified at the same
  * time as the last of them (so each order's stable random order sorts whole verified_at groups).
  * Each order then filters those by its own conditions. An order given fewer than its limit has no
@@ -197,9 +198,8 @@ export function unsoldLeadsQuery(scope: LeadScope, orders: UnsoldWanted[], depth
   });
   return Prisma.sql`WITH unsold AS MATERIALIZED (
       SELECT leads.id, leads.verified_at, leads.email, leads.email_hash, leads.email_domain
-        FROM (SELECT id AS walked, verified_at AS walked_at FROM leads
-               WHERE category_id = ${categoryId}::uuid AND country = ${country}::"Country"
-                 AND id NOT IN (SELECT lead_id FROM lead_sales WHERE category_id = ${categoryId}::uuid)) AS walk
+        FROM (SELECT lead_id AS walked, verified_at AS walked_at FROM unsold_leads
+               WHERE category_id = ${categoryId}::uuid AND country = ${country}::"Country") AS walk
         CROSS JOIN LATERAL (SELECT * FROM leads WHERE id = walk.walked LIMIT 1) AS leads
        WHERE ${inScope(scope)}
        ORDER BY walk.walked_at DESC FETCH FIRST (${depth}::int) ROWS WITH TIES),

@@ -2,7 +2,7 @@
 -- first). Only sold leads have a row, so a sale writes this narrow table and never the wide,
 -- many-indexed leads. Kept exact by statement triggers on order_leads (whose rows exist only for
 -- paid orders): allocations, replacements, erasures, the deletion of quarantined leads and of
--- orders all move it.
+-- orders all move it. unsold_leads (below) holds the other leads, for allocation's walk.
 
 -- A sale: an order delivers only leads of its category, so the category comes from the one order.
 -- A sale's leads are almost always unsold (an allocation takes unsold leads first) and each is in
@@ -67,3 +67,71 @@ CREATE TRIGGER "order_leads_sales_delete" AFTER DELETE ON "order_leads"
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "lead_sales_remove"();
 CREATE TRIGGER "order_leads_sales_update" AFTER UPDATE ON "order_leads"
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "lead_sales_move"();
+
+-- unsold_leads: the leads without a lead_sales row, with the columns allocation walks them by
+-- (category, country, most recently verified first). A lead leaves it at its first sale and comes
+-- back when its last sale is undone (a replacement moved it, an order was deleted).
+CREATE OR REPLACE FUNCTION "unsold_leads_sold"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
+BEGIN
+  DELETE FROM unsold_leads u USING new_rows n WHERE u.lead_id = n.lead_id;
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION "unsold_leads_unsold"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
+BEGIN
+  -- A lead deleted in the same statement (an erasure) is gone from leads and stays out.
+  INSERT INTO unsold_leads (lead_id, category_id, country, verified_at)
+  SELECT l.id, l.category_id, l.country, l.verified_at FROM old_rows r JOIN leads l ON l.id = r.lead_id
+  ON CONFLICT (lead_id) DO NOTHING;
+  RETURN NULL;
+END $$;
+
+-- A new lead has no sale yet.
+CREATE OR REPLACE FUNCTION "unsold_leads_insert"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
+BEGIN
+  INSERT INTO unsold_leads (lead_id, category_id, country, verified_at)
+  SELECT id, category_id, country, verified_at FROM new_rows;
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION "unsold_leads_delete"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
+BEGIN
+  DELETE FROM unsold_leads u USING old_rows o WHERE u.lead_id = o.id;
+  RETURN NULL;
+END $$;
+
+-- A re-check that confirms a lead moves its verified_at (per row: only those rows, and a row
+-- trigger may name its columns).
+CREATE OR REPLACE FUNCTION "unsold_leads_update"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
+BEGIN
+  UPDATE unsold_leads SET category_id = NEW.category_id, country = NEW.country, verified_at = NEW.verified_at
+   WHERE lead_id = NEW.id;
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION "unsold_leads_truncate"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
+BEGIN
+  TRUNCATE unsold_leads;
+  RETURN NULL;
+END $$;
+
+DROP TRIGGER IF EXISTS "lead_sales_unsold_insert" ON "lead_sales";
+DROP TRIGGER IF EXISTS "lead_sales_unsold_delete" ON "lead_sales";
+DROP TRIGGER IF EXISTS "leads_unsold_insert" ON "leads";
+DROP TRIGGER IF EXISTS "leads_unsold_delete" ON "leads";
+DROP TRIGGER IF EXISTS "leads_unsold_update" ON "leads";
+DROP TRIGGER IF EXISTS "leads_unsold_truncate" ON "leads";
+CREATE TRIGGER "lead_sales_unsold_insert" AFTER INSERT ON "lead_sales"
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "unsold_leads_sold"();
+CREATE TRIGGER "lead_sales_unsold_delete" AFTER DELETE ON "lead_sales"
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "unsold_leads_unsold"();
+CREATE TRIGGER "leads_unsold_insert" AFTER INSERT ON "leads"
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "unsold_leads_insert"();
+CREATE TRIGGER "leads_unsold_delete" AFTER DELETE ON "leads"
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "unsold_leads_delete"();
+CREATE TRIGGER "leads_unsold_update" AFTER UPDATE OF "category_id", "country", "verified_at" ON "leads"
+  FOR EACH ROW WHEN (OLD.category_id IS DISTINCT FROM NEW.category_id OR OLD.country IS DISTINCT FROM NEW.country
+                     OR OLD.verified_at IS DISTINCT FROM NEW.verified_at)
+  EXECUTE FUNCTION "unsold_leads_update"();
+CREATE TRIGGER "leads_unsold_truncate" AFTER TRUNCATE ON "leads"
+  FOR EACH STATEMENT EXECUTE FUNCTION "unsold_leads_truncate"();

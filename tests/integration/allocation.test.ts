@@ -1,7 +1,8 @@
 // Fair allocation (docs/product-rules.md, "Fair allocation") against PostgreSQL and the NOWPayments
 // stand-in: least-sold leads first, then the most recently verified, then a random order stable per
-// order; the sold counter (lead_sales) held exact against order_leads through sales, replacement
-// claims, erasures, the deletion of quarantined leads and of orders.
+// order; the sold counter (lead_sales) and the unsold leads' walk (unsold_leads) held exact against
+// order_leads through sales, replacement claims, erasures, re-checks, the deletion of quarantined
+// leads and of orders.
 import { afterAll, describe, expect, it } from "vitest";
 import { fromAddress } from "../support/client";
 import { call, callJson } from "../support/routes";
@@ -56,6 +57,17 @@ async function expectCounterExact(): Promise<number> {
       EXCEPT SELECT lead_id::text, category_id::text, sold, 'truth' FROM lead_sales)`,
   );
   expect(rows).toEqual([]);
+  // unsold_leads is exactly the other leads, with the columns allocation walks them by.
+  const { rows: unsold } = await pool().query(
+    `(SELECT lead_id::text, category_id::text, country::text, verified_at, 'kept' AS kind FROM unsold_leads
+      EXCEPT SELECT id::text, category_id::text, country::text, verified_at, 'kept' FROM leads l
+       WHERE NOT EXISTS (SELECT 1 FROM lead_sales s WHERE s.lead_id = l.id))
+     UNION ALL
+     (SELECT id::text, category_id::text, country::text, verified_at, 'truth' FROM leads l
+       WHERE NOT EXISTS (SELECT 1 FROM lead_sales s WHERE s.lead_id = l.id)
+      EXCEPT SELECT lead_id::text, category_id::text, country::text, verified_at, 'truth' FROM unsold_leads)`,
+  );
+  expect(unsold).toEqual([]);
   return (await pool().query("SELECT 1 FROM lead_sales")).rowCount!;
 }
 
@@ -157,6 +169,8 @@ describe("rotation", () => {
     const after = await ranked("00000000-0000-4000-8000-000000000001");
     expect(after.slice(0, 200).every((row) => row.sold === 0 && !sold.has(row.id))).toBe(true);
     expect(after.slice(200).every((row) => row.sold === 1 && sold.has(row.id))).toBe(true);
+    // The walk's verified_at followed the updates.
+    await expectCounterExact();
   });
 });
 

@@ -1,6 +1,6 @@
 // The derived structures (prisma/derived, applied by lib/migrate.ts): the functions and triggers
 // in the database are the files' own, no later versioned migration redefines one, every
-// trigger-kept figure equals count(*) after every kind of write, and the catalogue version watches
+// trigger-kept figure (and the unsold leads' walk) equals count(*) after every kind of write, and the catalogue version watches
 // the columns the catalogue pages read.
 import { readFile } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
@@ -165,6 +165,15 @@ describe("derived structures", () => {
       expect(rows.filter((row) => row.rollup !== "count")).toEqual([]);
       expect(rows[0].kept).toBe(rows[0].actual);
     }
+    // No lead of either is sold: allocation's walk holds each, by its category, country and date.
+    const { rows: walk } = await pool().query(
+      `SELECT l.id, u.lead_id FROM (SELECT * FROM leads WHERE category_id IN ($1, $2)) AS l
+         FULL JOIN (SELECT * FROM unsold_leads WHERE category_id IN ($1, $2)) u
+           ON u.lead_id = l.id AND u.category_id = l.category_id AND u.country = l.country AND u.verified_at = l.verified_at
+        WHERE l.id IS NULL OR u.lead_id IS NULL`,
+      [categoryId, otherId],
+    );
+    expect(walk).toEqual([]);
 
     // Deleting a category takes its leads and rollups; the other category's stay exact.
     await pool().query("DELETE FROM categories WHERE id = $1", [categoryId]);

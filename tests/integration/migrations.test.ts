@@ -28,6 +28,20 @@ async function recorded(url: string) {
   return rows;
 }
 
+/** A database with the migrations before `name` applied, without the derived structures. */
+async function migratedBefore(name: string): Promise<TestDatabase> {
+  const database = await emptyDatabase();
+  const { mkdtemp, mkdir, writeFile } = await import("node:fs/promises");
+  const dir = await mkdtemp("/tmp/migrations-");
+  for (const migration of await readMigrations()) {
+    if (migration.name >= name) continue;
+    await mkdir(`${dir}/${migration.name}`);
+    await writeFile(`${dir}/${migration.name}/migration.sql`, migration.sql);
+  }
+  await migrate(database.url, { migrations: dir, derived: null });
+  return database;
+}
+
 describe("migration runner", () => {
   it("records each migration as Prisma does, once, even when two instances start together", async () => {
     const database = await emptyDatabase();
@@ -133,15 +147,7 @@ describe("migration runner", () => {
   });
 
   it("takes UK leads stored before notices off sale until theirs is sent, and counts again", async () => {
-    const database = await emptyDatabase();
-    const { mkdtemp, mkdir, writeFile } = await import("node:fs/promises");
-    const dir = await mkdtemp("/tmp/migrations-");
-    for (const migration of await readMigrations()) {
-      if (migration.name >= "20261201090000_privacy_notices") continue;
-      await mkdir(`${dir}/${migration.name}`);
-      await writeFile(`${dir}/${migration.name}/migration.sql`, migration.sql);
-    }
-    await migrate(database.url, { migrations: dir, derived: null });
+    const database = await migratedBefore("20261201090000_privacy_notices");
     const client = new Client({ connectionString: database.url });
     await client.connect();
     const { rows: categories } = await client.query<{ id: string }>(
@@ -174,5 +180,36 @@ describe("migration runner", () => {
     expect(rows).toEqual([
       { count: 2, days: 2, segments: 2, checks: 2, sources: 2, statuses: ["UK due", "USA not_required"] },
     ]);
+  });
+
+  it("walks the leads stored before unsold_leads that no order delivered", async () => {
+    const database = await migratedBefore("20261202090000_unsold_leads");
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    const { rows: categories } = await client.query<{ id: string }>(
+      "INSERT INTO categories (title, updated_at) VALUES ('Before unsold', now()) RETURNING id",
+    );
+    const category = categories[0].id;
+    await client.query("ALTER TABLE leads DISABLE TRIGGER USER");
+    const { rows: leads } = await client.query<{ id: string }>(
+      `INSERT INTO leads (category_id, first_name, last_name, email, country, verified_at)
+       SELECT $1, 'P', 'Q', 'p' || i || '@old.example', 'USA', '2026-11-01T00:00:00Z'::timestamptz + i * interval '1 hour'
+         FROM generate_series(1, 5) AS i RETURNING id::text`,
+      [category],
+    );
+    await client.query("ALTER TABLE leads ENABLE TRIGGER USER");
+    // Two of them sold (the counter as order_leads' triggers left it).
+    await client.query(
+      "INSERT INTO lead_sales (category_id, lead_id, sold) SELECT $1, unnest($2::bigint[]), 1",
+      [category, leads.slice(0, 2).map((lead) => lead.id)],
+    );
+    await migrate(database.url);
+    const { rows } = await client.query(
+      `SELECT u.lead_id::text AS id, u.country::text, u.verified_at = l.verified_at AS walked_at
+         FROM unsold_leads u JOIN leads l ON l.id = u.lead_id WHERE u.category_id = $1 ORDER BY u.lead_id`,
+      [category],
+    );
+    await client.end();
+    expect(rows).toEqual(leads.slice(2).map(({ id }) => ({ id, country: "USA", walked_at: true })));
   });
 });

@@ -228,6 +228,8 @@ describe("schema and migrations", () => {
       ...sale,
       sold: 1,
     });
+    // A sold lead leaves the unsold leads' walk (the same file's triggers).
+    expect(await prisma.unsoldLead.count({ where: { leadId: lead.id } })).toBe(0);
     // A sold lead turned invalid is queued by the trigger (prisma/derived/50-heal-queue.sql); its
     // healed row is recorded against the order.
     await prisma.lead.update({ where: { id: lead.id }, data: { emailStatus: "invalid" } });
@@ -480,8 +482,16 @@ describe("schema and migrations", () => {
     expect(await prisma.orderHeal.count({ where: { orderId: order.id } })).toBe(0);
     expect(await prisma.orderOptOut.count({ where: { orderId: order.id } })).toBe(0);
     expect(await prisma.leadSale.count({ where: { leadId: lead.id } })).toBe(0);
+    const { country, verifiedAt: walkedAt } = await prisma.lead.findUniqueOrThrow({ where: { id: lead.id } });
+    expect(await prisma.unsoldLead.findUniqueOrThrow({ where: { leadId: lead.id } })).toEqual({
+      leadId: lead.id,
+      categoryId: category.id,
+      country,
+      verifiedAt: walkedAt,
+    });
     await prisma.category.delete({ where: { id: category.id } });
     expect(await prisma.lead.count({ where: { categoryId: category.id } })).toBe(0);
+    expect(await prisma.unsoldLead.count({ where: { leadId: lead.id } })).toBe(0);
   });
 
   it("round-trips the models outside the order's story", async () => {
