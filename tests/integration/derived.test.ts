@@ -187,6 +187,24 @@ describe("derived structures", () => {
     expect(left[0].rows).toBe(0);
   });
 
+  it("store new unsold leads in the walk's order, so a sale's removals share pages", async () => {
+    const categoryId = await createCategoryWithLeads(
+      pool(),
+      { title: `Derived order ${Date.now()}` },
+      { usa: 600, uk: 400 },
+      11,
+    );
+    // The heap's order (ctid) against allocation's walk: one COPY's leads, in any verified order.
+    const { rows } = await pool().query<{ stored: string[]; walked: string[] }>(
+      `SELECT array_agg(lead_id ORDER BY ctid) AS stored,
+              array_agg(lead_id ORDER BY country, verified_at DESC, lead_id) AS walked
+         FROM unsold_leads WHERE category_id = $1`,
+      [categoryId],
+    );
+    expect(rows[0].stored).toHaveLength(1000);
+    expect(rows[0].stored).toEqual(rows[0].walked);
+  });
+
   it("bump the catalogue version on exactly the lead columns the catalogue pages read", async () => {
     const sql = (await readDerived()).map((file) => file.sql).join("\n");
     const body = functionsIn(sql).find((f) => f.name === "leads_catalogue_version_update")!.body;

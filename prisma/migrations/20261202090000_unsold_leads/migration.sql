@@ -14,7 +14,9 @@ CREATE TABLE "unsold_leads" (
 
 INSERT INTO "unsold_leads" ("lead_id", "category_id", "country", "verified_at")
 SELECT l."id", l."category_id", l."country", l."verified_at" FROM "leads" l
- WHERE NOT EXISTS (SELECT 1 FROM "lead_sales" s WHERE s."category_id" = l."category_id" AND s."lead_id" = l."id");
+ WHERE NOT EXISTS (SELECT 1 FROM "lead_sales" s WHERE s."category_id" = l."category_id" AND s."lead_id" = l."id")
+ -- In the walk's order, as prisma/derived/30-lead-sales.sql inserts: a sale's removals share pages.
+ ORDER BY l."category_id", l."country", l."verified_at" DESC, l."id";
 
 CREATE INDEX "unsold_leads_category_id_country_verified_at_lead_id_idx"
     ON "unsold_leads"("category_id", "country", "verified_at" DESC, "lead_id");
