@@ -52,11 +52,22 @@ export async function queueMail(mail: Mail, tx?: Tx, kind = "notification"): Pro
   return id;
 }
 
-/** queueMail() of several mails of one kind in one statement (a pass that mails many buyers). */
-export async function queueMails(mails: Mail[], tx: Tx, kind: string): Promise<void> {
-  if (mails.length === 0) return;
-  await tx.mailOutbox.createMany({ data: mails.map((mail) => outboxRow(mail, kind)) });
+/**
+ * queueMail() of several mails of one kind in two statements, whatever their number (a pass that
+ * mails many buyers, a claim of privacy notices); answers their ids in the mails' order. The ids
+ * are drawn from the table's sequence first, since a multi-row insert does not promise to return
+ * its rows in order.
+ */
+export async function queueMails(mails: Mail[], tx: Tx, kind: string): Promise<bigint[]> {
+  if (mails.length === 0) return [];
+  const drawn = await tx.$queryRaw<{ id: bigint }[]>`
+    SELECT nextval(pg_get_serial_sequence('mail_outbox', 'id')) AS id FROM generate_series(1, ${mails.length}::int)`;
+  const ids = drawn.map((row) => row.id);
+  await tx.mailOutbox.createMany({
+    data: mails.map((mail, index) => ({ id: ids[index], ...outboxRow(mail, kind) })),
+  });
   deliverSoon(tx);
+  return ids;
 }
 
 function outboxRow(mail: Mail, kind: string): Prisma.MailOutboxCreateManyInput {

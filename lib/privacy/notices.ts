@@ -6,7 +6,7 @@ import { db, transaction, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError, badRequest } from "@/lib/errors";
 import { Pace } from "@/lib/limits/pace";
-import { queueMail } from "@/lib/mail/outbox";
+import { queueMails } from "@/lib/mail/outbox";
 import { privacyNoticeMail, type HeldLead } from "@/lib/privacy/mails";
 import { erasePerson, heldLeads } from "@/lib/privacy/requests";
 import { SELLER_REQUIRED } from "@/lib/schemas/admin";
@@ -90,30 +90,41 @@ export async function queueDueNotices(
     const booked = await new Pace(PACE, paces.perHour / 3600).takeNow(CLAIM_LIMIT, aheadMs);
     if (booked === 0) return 0;
     const leads = await dueLeads(tx, booked, paces.perDomainPerHour);
+    if (leads.length === 0) return 0;
     const base = env().PUBLIC_BASE_URL;
-    for (const lead of leads) {
-      const id = randomUUID();
-      const token = await signLinkToken({
-        audience: AUDIENCE,
-        subject: id,
-        validSeconds: LINK_VALID_DAYS * 86_400,
-      });
-      const url = `${base}/privacy/notice?token=${encodeURIComponent(token)}`;
-      const mailId = await queueMail(
-        privacyNoticeMail(lead.email, {
+    const notices = await Promise.all(
+      leads.map(async (lead) => {
+        const id = randomUUID();
+        const token = await signLinkToken({
+          audience: AUDIENCE,
+          subject: id,
+          validSeconds: LINK_VALID_DAYS * 86_400,
+        });
+        const url = `${base}/privacy/notice?token=${encodeURIComponent(token)}`;
+        const mail = privacyNoticeMail(lead.email, {
           seller: settings,
           source: lead.source,
           optOutUrl: url,
           validDays: LINK_VALID_DAYS,
-        }),
-        tx,
-        NOTICE_KIND,
-      );
-      await tx.privacyNotice.create({
-        data: { id, leadId: lead.id, emailDomain: lead.email_domain, mailId },
-        select: { id: true },
-      });
-    }
+        });
+        return { id, lead, mail };
+      }),
+    );
+    // A few statements for the whole claim: a round trip per notice took a claim of 500 past the
+    // transaction's 15 s on a loaded machine, and a claim rolled back is made again every tick.
+    const mailIds = await queueMails(
+      notices.map((notice) => notice.mail),
+      tx,
+      NOTICE_KIND,
+    );
+    await tx.privacyNotice.createMany({
+      data: notices.map(({ id, lead }, index) => ({
+        id,
+        leadId: lead.id,
+        emailDomain: lead.email_domain,
+        mailId: mailIds[index],
+      })),
+    });
     await tx.$executeRaw`UPDATE leads SET notice_status = 'queued' WHERE id = ANY(${leads.map((lead) => lead.id)}::bigint[])`;
     return leads.length;
   });
