@@ -1,7 +1,8 @@
 // The derived structures (prisma/derived, applied by lib/migrate.ts): the functions and triggers
 // in the database are the files' own, no later versioned migration redefines one, every
-// trigger-kept figure (and the unsold leads' walk) equals count(*) after every kind of write, and the catalogue version watches
-// the columns the catalogue pages read.
+// trigger-kept figure (and the unsold leads' walk) equals count(*) after every kind of write, the
+// walk's rows are stored in its order, and the catalogue version watches the columns the
+// catalogue pages read.
 import { readFile } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { db, pool } from "@/lib/db";
