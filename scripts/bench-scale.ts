@@ -141,12 +141,35 @@ async function explainStatements(label: string, pool: Pool, work: () => Promise<
   // One transaction, as the operation's own: a setting one statement makes (set_config(..., true))
   // holds for the next; each statement under a savepoint, so one that fails leaves the others.
   const client = await pool.connect();
+  // The statements triggers run (a sale's writes to lead_sales and unsold_leads) have plans of their
+  // own, which EXPLAIN shows only as a trigger's total: auto_explain sends each as a notice (those
+  // of 5 ms or more, which leaves out the foreign keys' checks, thousands of tiny ones).
+  const nested: string[] = [];
+  const onNotice = (notice: { message?: string }) => {
+    const plan = notice.message?.replace(/^duration: [\d.]+ ms\s+plan:\n/, "") ?? "";
+    if (plan.startsWith("Query Text:") && !/^Query Text: EXPLAIN\b/.test(plan)) nested.push(plan);
+  };
+  const autoExplain = await client
+    .query(
+      `LOAD 'auto_explain'; SET auto_explain.log_min_duration = 5; SET auto_explain.log_analyze = on;
+       SET auto_explain.log_buffers = on; SET auto_explain.log_nested_statements = on;
+       SET auto_explain.log_level = notice`,
+    )
+    .then(() => {
+      client.on("notice", onNotice);
+      return true;
+    })
+    .catch((error: Error) => {
+      console.log(`(the triggers' statements not explained: ${error.message})`);
+      return false;
+    });
   try {
     await client.query("BEGIN");
     for (const statement of seen) {
       const text = copied.exec(statement.text)?.[1] ?? statement.text;
       if (!/^\s*(?:SELECT|WITH|INSERT|UPDATE|DELETE)\b/i.test(text)) continue;
       await client.query("SAVEPOINT statement");
+      nested.length = 0;
       try {
         const { rows } = await client.query<{ "QUERY PLAN": string }>(
           `EXPLAIN (ANALYZE, BUFFERS) ${text}`,
@@ -155,6 +178,7 @@ async function explainStatements(label: string, pool: Pool, work: () => Promise<
         await client.query("RELEASE SAVEPOINT statement");
         console.log(`-- ${text.replace(/\s+/g, " ").slice(0, 300)}`);
         for (const row of rows) console.log(`   ${row["QUERY PLAN"]}`);
+        for (const plan of nested) console.log(plan.replace(/^/gm, "   | "));
       } catch (error) {
         await client.query("ROLLBACK TO SAVEPOINT statement");
         console.log(
@@ -164,6 +188,10 @@ async function explainStatements(label: string, pool: Pool, work: () => Promise<
     }
   } finally {
     await client.query("ROLLBACK");
+    if (autoExplain) {
+      client.off("notice", onNotice);
+      await client.query("RESET auto_explain.log_min_duration");
+    }
     client.release();
   }
 }
