@@ -35,6 +35,7 @@ import { leadBatches } from "../prisma/demo-data";
 import { startAppServer, type AppServer } from "../tests/support/app-server";
 import { createTestDatabase, ADMIN_DATABASE_URL } from "../tests/support/database";
 import { startDnsServer } from "../tests/support/dns-server";
+import { recordStatements } from "../tests/support/statements";
 import { combinations, median, percentile, processTree, rss, segmentQuery } from "./bench-stats";
 
 const MB = 1024 * 1024;
@@ -112,30 +113,12 @@ async function freeBytes(): Promise<{ where: string; bytes: number }> {
 
 // ---- One size, in a process of its own ----
 
-type Statement = { text: string; values?: unknown[] };
-
 /**
  * Runs `work` while recording every statement this process sends, then prints the EXPLAIN (ANALYZE,
  * BUFFERS) of each in one transaction rolled back (a COPY's query alone).
  */
 async function explainStatements(label: string, pool: Pool, work: () => Promise<unknown>): Promise<void> {
-  const seen: Statement[] = [];
-  const query = pg.Client.prototype.query;
-  const patched = function (this: pg.Client, ...args: unknown[]) {
-    const [config, values] = args as [unknown, unknown];
-    if (typeof config === "string") seen.push({ text: config, values: values as unknown[] | undefined });
-    else if (config && typeof config === "object" && "text" in config) {
-      const { text, values: own } = config as { text: unknown; values?: unknown[] };
-      if (typeof text === "string") seen.push({ text, values: own ?? (values as unknown[] | undefined) });
-    }
-    return (query as (...args: unknown[]) => unknown).apply(this, args);
-  };
-  pg.Client.prototype.query = patched as typeof query;
-  try {
-    await work();
-  } finally {
-    pg.Client.prototype.query = query;
-  }
+  const seen = await recordStatements(work);
   console.log(`\nEXPLAIN (ANALYZE, BUFFERS) of ${label}'s statements:`);
   const copied = /^\s*COPY\s+\(([\s\S]*)\)\s+TO\s+STDOUT/i;
   // One transaction, as the operation's own: a setting one statement makes (set_config(..., true))
