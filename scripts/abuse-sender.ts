@@ -3,13 +3,14 @@
 // of building and sending its requests (10 MB bodies, hundreds of connections) would otherwise
 // count against the server as the health probes' wait. Started by scripts/bench-abuse.ts under
 // `nice`, it answers over IPC: "build" makes an input's requests (before the clock starts), "send"
-// sends them from the input's clients at once and answers what came back.
+// sends them from the input's clients at once, round after round until a given time has passed,
+// and answers what came back.
 import { ABUSE_ENDPOINTS, type AbuseContext, type AbuseRequest } from "./abuse-endpoints";
 
 export type Sent = { status: number | "timeout" | "reset"; ms: number; address: string };
 export type SenderCommand =
   | { kind: "build"; entryIndex: number; inputName: string; context: AbuseContext }
-  | { kind: "send"; base: string; addressPrefix: string; timeoutMs: number; burstMs: number };
+  | { kind: "send"; base: string; addressPrefix: string; timeoutMs: number; sustainMs: number; burstMs: number };
 export type SenderAnswer = { kind: "built"; path: string } | { kind: "sent"; sent: Sent[] };
 
 let requests: AbuseRequest[] = [];
@@ -45,14 +46,18 @@ process.on("message", async (command: SenderCommand) => {
     answer({ kind: "built", path: requests[0].path });
     return;
   }
-  const deadline = Date.now() + command.burstMs;
+  const started = Date.now();
+  const deadline = started + command.burstMs;
   const sent: Sent[] = [];
   let next = 0;
+  // Every request once, then round again until sustainMs have passed (or the burst's deadline).
+  const more = () =>
+    Date.now() < deadline && (next < requests.length || Date.now() < started + command.sustainMs);
   await Promise.all(
     Array.from({ length: clients }, async (_, client) => {
       const address = `${command.addressPrefix}.${client + 1}`;
-      while (next < requests.length && Date.now() < deadline)
-        sent.push(await send(command.base, requests[next++], address, command.timeoutMs));
+      while (more())
+        sent.push(await send(command.base, requests[next++ % requests.length], address, command.timeoutMs));
     }),
   );
   requests = [];

@@ -1,9 +1,10 @@
 // The production HTTP server: Next.js's request handler behind a plain Node server, which answers
 // 400 for a malformed URL, 429 to a client address with too many requests in progress
-// (lib/http/in-flight-limit.mjs), and stamps each request with the TCP peer's address
-// (lib/api/client-address.ts reads it). Route handlers
-// cannot see the socket, and Next.js keeps a client's own X-Forwarded-For as it is, so without
-// this a client could choose the address its rate limits are counted under.
+// (lib/http/in-flight-limit.mjs), lets requests into Next.js one per event-loop turn, the client
+// addresses with the fewest requests inside first (lib/http/admission.mjs), and stamps each request
+// with the TCP peer's address (lib/api/client-address.ts reads it). Route handlers cannot see the
+// socket, and Next.js keeps a client's own X-Forwarded-For as it is, so without this a client could
+// choose the address its rate limits are counted under.
 // Usage: node scripts/server.mjs [-p port] [-H hostname] [--listen-after-stdin]. With
 // --listen-after-stdin it loads Next.js but listens only once a line arrives on stdin: the first
 // start loads Next.js while the demo data is being seeded (scripts/start.ts).
@@ -11,11 +12,13 @@ import { createServer } from "node:http";
 import next from "next";
 import { serveFromFrontCache } from "../lib/categories/front-cache.mjs";
 import { closeAfterEarlyAnswer } from "../lib/http/early-answer.mjs";
+import { admission } from "../lib/http/admission.mjs";
 import { inFlightLimit } from "../lib/http/in-flight-limit.mjs";
 
 const SOCKET_ADDRESS_HEADER = "x-leadmarket-socket-address";
 // The same setting lib/env.ts validates (0 to 10); the route handlers' limits read that value.
 const admitted = inFlightLimit(Number.parseInt(process.env.TRUST_PROXY_HOPS ?? "0", 10) || 0);
+const enter = admission();
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -50,11 +53,13 @@ const server = createServer((request, response) => {
   }
   request.headers[SOCKET_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
   closeAfterEarlyAnswer(request, response);
-  if (!admitted(request, response)) return;
-  // Cached catalogue pages are answered without entering Next.js (lib/categories/front-cache.mjs).
+  const address = admitted(request, response);
+  if (address === null) return;
+  // Cached catalogue pages are answered without entering Next.js (lib/categories/front-cache.mjs);
+  // the rest enter it one per turn of the event loop (lib/http/admission.mjs).
   serveFromFrontCache(request, response)
     .catch(() => false)
-    .then((served) => served || handle(request, response));
+    .then((served) => served || enter(address, response, () => handle(request, response)));
 });
 if (args.includes("--listen-after-stdin")) {
   // Stdin closing without the line means the start gave up (or died): nothing to serve.

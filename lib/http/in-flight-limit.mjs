@@ -9,8 +9,8 @@ import { InFlight } from "./in-flight.mjs";
 export const IN_FLIGHT_PER_ADDRESS = 16;
 
 /**
- * A check for each request as it arrives: true when its address has a place (given back when the
- * response closes, answered or cut), false when it has answered 429 itself.
+ * A check for each request as it arrives: its client address's bucket when the address has a place
+ * (given back when the response closes, answered or cut), null when it has answered 429 itself.
  */
 export function inFlightLimit(trustedHops) {
   const held = new InFlight();
@@ -32,9 +32,9 @@ export function inFlightLimit(trustedHops) {
           message: "Too many requests at once from your address. Please wait for one to finish.",
         }),
       );
-      return false;
+      return null;
     }
     response.once("close", () => held.give(address));
-    return true;
+    return address;
   };
 }
