@@ -6,8 +6,8 @@
 // order, opens an unpaid one and uploads two 100,000-entry exclusion lists. Then:
 //   - /api/health is timed every 50 ms throughout (a fresh connection each, 5 s timeout);
 //   - quiet: 10 s of probes before the abuse and 10 s after;
-//   - each input in turn: its requests from its workers at once (each request times out after
-//     20 s, a burst stops after 30 s), sent by a child process at the lowest CPU priority
+//   - each input in turn: its requests from its workers at once, round after round for at least
+//     5 s (each request times out after 20 s, a burst stops after 30 s), sent by a child process at the lowest CPU priority
 //     (scripts/abuse-sender.ts: an attacker's client runs on its own machines, and building and
 //     sending 10 MB bodies here must not count as the server's slowness in the probes' times),
 //     then up to 20 s for the server's CPU and the database to go quiet (no query running, and the
@@ -369,7 +369,6 @@ try {
     for (const input of entry.inputs.filter((one) => !only || one.name.includes(only))) {
       const run = await abuse(server, context, entryIndex, input);
       const health = probesSince(run.from);
-      if (process.env.BENCH_TRACE) console.log('probes', Math.round(performance.timeOrigin + run.from), probes.filter((p) => p.at >= run.from).map((p) => `${Math.round(p.at - run.from)}:${p.ms.toFixed(0)}`).join(' '));
       const result: InputResult = {
         entry,
         input,
