@@ -7,9 +7,10 @@
 //   - /api/health is timed every 50 ms throughout (a fresh connection each, 5 s timeout);
 //   - quiet: 10 s of probes before the abuse and 10 s after;
 //   - each input in turn: its requests from its workers at once, round after round for at least
-//     5 s (each request times out after 20 s, a burst stops after 30 s), sent by a child process at the lowest CPU priority
-//     (scripts/abuse-sender.ts: an attacker's client runs on its own machines, and building and
-//     sending 10 MB bodies here must not count as the server's slowness in the probes' times),
+//     5 s (each request times out after 20 s, a burst stops after 30 s), sent by a child process at
+//     the lowest CPU priority (scripts/abuse-sender.ts: an attacker's client runs on its own
+//     machines, and building and sending 10 MB bodies here must not count as the server's slowness
+//     in the probes' times),
 //     then up to 20 s for the server's CPU and the database to go quiet (no query running, and the
 //     server's CPU within 10% of a core of what the probes alone cost it in the quiet period). The
 //     server's CPU time (/proc/<pid>/stat) from the burst's start to quiet, divided by the
