@@ -10,7 +10,14 @@ import { ABUSE_ENDPOINTS, type AbuseContext, type AbuseRequest } from "./abuse-e
 export type Sent = { status: number | "timeout" | "reset"; ms: number; address: string };
 export type SenderCommand =
   | { kind: "build"; entryIndex: number; inputName: string; context: AbuseContext }
-  | { kind: "send"; base: string; addressPrefix: string; timeoutMs: number; sustainMs: number; burstMs: number };
+  | {
+      kind: "send";
+      base: string;
+      addressPrefix: string;
+      timeoutMs: number;
+      sustainMs: number;
+      burstMs: number;
+    };
 export type SenderAnswer = { kind: "built"; path: string } | { kind: "sent"; sent: Sent[] };
 
 let requests: AbuseRequest[] = [];

@@ -17,13 +17,17 @@ type Answer = { status: number; retryAfter?: string; body: string };
 
 function get(url: string, address: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { agent: false, headers: { "x-forwarded-for": address } }, (response) => {
-      let body = "";
-      response.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      response.on("end", () =>
-        resolve({ status: response.statusCode ?? 0, retryAfter: response.headers["retry-after"], body }),
-      );
-    });
+    const request = httpRequest(
+      url,
+      { agent: false, headers: { "x-forwarded-for": address } },
+      (response) => {
+        let body = "";
+        response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, retryAfter: response.headers["retry-after"], body }),
+        );
+      },
+    );
     request.on("error", reject);
     request.end();
   });
