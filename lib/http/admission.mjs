@@ -8,7 +8,7 @@
 import { InFlight } from "./in-flight.mjs";
 
 /** A request that waited this long is answered 503 instead of entering. */
-export const ADMISSION_MAX_WAIT_MS = 10_000;
+const ADMISSION_MAX_WAIT_MS = 10_000;
 
 /**
  * Returns `enter(address, response, handle)`: calls `handle` when the request's turn comes, or
