@@ -25,6 +25,16 @@ export const tooLarge = (message: string, errors?: Record<string, string>) =>
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new AppError(429, message, undefined, { "Retry-After": String(retryAfterSeconds) });
 
+/**
+ * 429 from a window limit (lib/limits/throttle.ts) whose window is spent: it is refused the same way
+ * until Retry-After, when the window frees one.
+ */
+export class LimitReachedError extends AppError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, message, undefined, { "Retry-After": String(retryAfterSeconds) });
+  }
+}
+
 /** A wait for people: "1 minute", "5 minutes" (rounded up). */
 export function minutesText(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);

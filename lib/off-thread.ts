@@ -1,6 +1,6 @@
 import "server-only";
 import { readFileSync, readlinkSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { availableParallelism, setPriority } from "node:os";
 import path from "node:path";
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
@@ -22,6 +22,12 @@ const CHECK_MS = 100;
  * thread's CPU time cannot be read (no Linux /proc), the deadline itself counts on the clock.
  */
 const WALL_CLOCK_FACTOR = 10;
+/**
+ * A worker thread's nice value (Linux): files and password hashes give way to the main thread and
+ * the database on a busy machine, so four uploads at once no longer slow every page and health
+ * check. The deadline counts the thread's own CPU time, so waiting for a core costs it nothing.
+ */
+const WORKER_NICE = 10;
 /** A worker's heap: a file that slips past the size caps ends in a refusal, not the process's crash. */
 const WORKER_HEAP_MB = 512;
 
@@ -50,6 +56,20 @@ function threadCpuMs(tid: string): number | null {
   }
 }
 
+/** Whether this worker thread's priority was lowered (each thread once). */
+let lowered = false;
+
+function lowerPriority(tid: string | null): void {
+  if (lowered || tid === null) return;
+  lowered = true;
+  try {
+    // A thread id names one thread to setpriority(2); lowering needs no privilege.
+    setPriority(Number(tid), WORKER_NICE);
+  } catch {
+    // Where it cannot be set, the worker runs at the process's priority.
+  }
+}
+
 let pool: Piscina | undefined;
 
 function workerPool(): Piscina {
@@ -73,7 +93,9 @@ export function workerTask<I, O>(
   parse: (input: I) => O | Promise<O>,
 ): (task: Task<I>) => Promise<Outcome<O>> {
   return async ({ input, started }) => {
-    started.postMessage(threadId());
+    const tid = threadId();
+    lowerPriority(tid);
+    started.postMessage(tid);
     started.close();
     try {
       return { value: await parse(input) };

@@ -1,6 +1,7 @@
 // The production HTTP server: Next.js's request handler behind a plain Node server, which answers
 // 400 for a malformed URL, 429 to a client address with too many requests in progress
-// (lib/http/in-flight-limit.mjs), lets requests into Next.js one per event-loop turn, the client
+// (lib/http/in-flight-limit.mjs) or refused under a window limit until its Retry-After
+// (lib/http/standing-refusals.mjs), lets requests into Next.js one per event-loop turn, the client
 // addresses with the fewest requests inside first (lib/http/admission.mjs), and stamps each request
 // with the TCP peer's address (lib/api/client-address.ts reads it). Route handlers cannot see the
 // socket, and Next.js keeps a client's own X-Forwarded-For as it is, so without this a client could
@@ -14,11 +15,13 @@ import { serveFromFrontCache } from "../lib/categories/front-cache.mjs";
 import { closeAfterEarlyAnswer } from "../lib/http/early-answer.mjs";
 import { admission } from "../lib/http/admission.mjs";
 import { inFlightLimit } from "../lib/http/in-flight-limit.mjs";
+import { standingRefusals } from "../lib/http/standing-refusals.mjs";
 
 const SOCKET_ADDRESS_HEADER = "x-leadmarket-socket-address";
 // The same setting lib/env.ts validates (0 to 10); the route handlers' limits read that value.
 const admitted = inFlightLimit(Number.parseInt(process.env.TRUST_PROXY_HOPS ?? "0", 10) || 0);
 const enter = admission();
+const refusals = standingRefusals();
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -55,6 +58,10 @@ const server = createServer((request, response) => {
   closeAfterEarlyAnswer(request, response);
   const address = admitted(request, response);
   if (address === null) return;
+  // A client refused under a window limit is refused again here until its Retry-After
+  // (lib/http/standing-refusals.mjs).
+  if (refusals.answer(address, request, response)) return;
+  refusals.watch(address, request, response);
   // Cached catalogue pages are answered without entering Next.js (lib/categories/front-cache.mjs);
   // the rest enter it one per turn of the event loop (lib/http/admission.mjs).
   serveFromFrontCache(request, response)

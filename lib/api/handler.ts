@@ -5,9 +5,10 @@ import { verifyAdminToken, type AdminSession } from "@/lib/auth/session";
 import { readBoundedText, readJsonBody } from "@/lib/api/body";
 import { clientAddress } from "@/lib/api/client-address";
 import { toErrorResponse } from "@/lib/api/errors";
-import { unauthorized } from "@/lib/errors";
+import { LimitReachedError, unauthorized } from "@/lib/errors";
 import { RequestUpload } from "@/lib/api/upload";
 import { queryRecord } from "@/lib/http/query-values.mjs";
+import { STANDING_REFUSAL_HEADER } from "@/lib/http/standing-refusals.mjs";
 import type { Caller } from "@/lib/limits/caller";
 import { LimitReport, runReported } from "@/lib/limits/rate-limit-headers";
 
@@ -36,6 +37,12 @@ type Options<P, Q, B, A extends boolean, U extends boolean, R extends RawBody> =
   /** The route takes an upload: `upload` reads its body through an upload slot. */
   upload?: U;
   rawBody?: R;
+  /**
+   * Every request to the route's path is counted against the same window limits (the caller's
+   * address, ids in the path): when one of them refuses, the refusal stands until Retry-After, and
+   * the custom server gives it again itself (lib/http/standing-refusals.mjs).
+   */
+  standingLimits?: boolean;
 };
 
 export type HandlerContext<P, Q, B, A extends boolean, U extends boolean, R extends RawBody = undefined> = {
@@ -130,7 +137,11 @@ export function route<
       );
       return withHeaders(result instanceof Response ? result : Response.json(result), limits.headers());
     } catch (error) {
-      return withHeaders(toErrorResponse(error), limits.headers());
+      const standing = options.standingLimits && error instanceof LimitReachedError;
+      return withHeaders(toErrorResponse(error), {
+        ...limits.headers(),
+        ...(standing ? { [STANDING_REFUSAL_HEADER]: "1" } : {}),
+      });
     } finally {
       upload?.close();
     }

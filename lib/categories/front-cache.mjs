@@ -9,6 +9,9 @@
 //   Next.js renders for their query from nothing but the address and the catalogue: kept the same
 //   way, one entry per segment, so equivalent addresses (values in another order, repeated, as a
 //   comma list or as repeated keys) share it;
+// - the lead previews (GET /api/leads and /api/leads/filter): a page of masked leads and its total
+//   read nothing the catalogue version does not watch, so a page is kept the same way, one entry
+//   per query, and a visitor walking deep pages costs the database nothing after the first;
 // - the routes registered in lib/api/front-routes.ts, their handlers called directly.
 import { gzipSync } from "node:zlib";
 import { commaList, joinedValues } from "../http/query-values.mjs";
@@ -17,8 +20,14 @@ import { currentVersion } from "./cache-handler.mjs";
 /** Same lifetime as the pages' `revalidate` (app/layout.tsx): the footer's year follows the calendar. */
 const MAX_AGE_MS = 3600 * 1000;
 const MAX_ENTRIES = 2000;
-/** Segment pages, apart: any number of segments must not push the list pages out. */
+/** Segment pages and preview pages, each apart: any number of them must not push the list pages out. */
 const MAX_SEGMENT_ENTRIES = 200;
+const MAX_PREVIEW_ENTRIES = 500;
+/** The preview routes and the query parameters each takes (lib/schemas/leads.ts). */
+const PREVIEW_ROUTES = {
+  "/api/leads": ["page", "pageSize"],
+  "/api/leads/filter": ["category", "location", "page", "pageSize"],
+};
 const PACKAGES = new Set(["starter", "standard", "premium"]);
 const LOCATIONS = new Set(["USA", "UK"]);
 /** Keep in step with FACETS in lib/segments/vocabularies.ts, and the defaults with the segment page. */
@@ -58,8 +67,17 @@ const frontRoutes = (globalThis.__leadmarketFrontRoutes ??= new Map());
 const routeHeaders = new Map();
 
 /** @typedef {{ version: string; at: number; headers: Record<string, string | string[]>; body: Buffer; gzip?: Buffer }} Entry */
-/** @type {{ pages: Map<string, Entry>; segments: Map<string, Entry> }} */
-const stores = (globalThis.__leadmarketFrontCache ??= { pages: new Map(), segments: new Map() });
+/** @type {{ pages: Map<string, Entry>; segments: Map<string, Entry>; previews: Map<string, Entry> }} */
+const stores = (globalThis.__leadmarketFrontCache ??= {
+  pages: new Map(),
+  segments: new Map(),
+  previews: new Map(),
+});
+const MAX_STORE_ENTRIES = {
+  pages: MAX_ENTRIES,
+  segments: MAX_SEGMENT_ENTRIES,
+  previews: MAX_PREVIEW_ENTRIES,
+};
 
 /**
  * A segment page's key: the country, the package, each facet's values sorted without repeats and
@@ -88,6 +106,13 @@ function placeOf({ pathname, searchParams }) {
   const query = [...searchParams.keys()];
   if (["/", "/api/categories", "/sitemap.xml"].includes(pathname))
     return query.length ? undefined : { store: "pages", key: pathname };
+  if (Object.hasOwn(PREVIEW_ROUTES, pathname)) {
+    // Its own parameters, each once; their values are Next.js's to check (a 400 is never kept).
+    const known = PREVIEW_ROUTES[pathname];
+    if (query.some((name) => !known.includes(name) || searchParams.getAll(name).length !== 1))
+      return undefined;
+    return { store: "previews", key: `${pathname}?${[...searchParams].sort().join("&")}` };
+  }
   if (!CATEGORY_PATH.test(pathname)) return undefined;
   if (query.some((name) => FILTERS.includes(name))) {
     const key = segmentKey(pathname, searchParams);
@@ -193,13 +218,17 @@ async function serveFrontRoute(request, response, url, { name, path, params }) {
 
 /**
  * Whether Next.js's answer is one to keep: a page it serves from its own cache (a 200 marked HIT,
- * or MISS when just rendered), or a segment page it rendered whole (200, setting no cookie).
+ * or MISS when just rendered), a segment page it rendered whole or a preview page (200, setting no
+ * cookie, HTML or JSON as the store holds).
  */
 function keepable(response, store) {
   if (response.statusCode !== 200 || response.getHeader("content-encoding")) return false;
-  if (store === "segments")
+  if (store !== "pages")
     return (
-      !response.getHeader("set-cookie") && /^text\/html/.test(String(response.getHeader("content-type")))
+      !response.getHeader("set-cookie") &&
+      (store === "segments" ? /^text\/html/ : /^application\/json/).test(
+        String(response.getHeader("content-type")),
+      )
     );
   return ["HIT", "MISS"].includes(String(response.getHeader("x-nextjs-cache") ?? ""));
 }
@@ -233,7 +262,6 @@ function keep(request, response, place, version) {
     const entries = stores[place.store];
     entries.delete(place.key);
     entries.set(place.key, { version, at: Date.now(), headers, body: Buffer.concat(chunks) });
-    if (entries.size > (place.store === "segments" ? MAX_SEGMENT_ENTRIES : MAX_ENTRIES))
-      entries.delete(entries.keys().next().value);
+    if (entries.size > MAX_STORE_ENTRIES[place.store]) entries.delete(entries.keys().next().value);
   });
 }

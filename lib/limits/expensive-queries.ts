@@ -79,7 +79,9 @@ export async function timedQuery<T>(
   try {
     return await transaction(
       async (tx) => {
-        await tx.$executeRaw`SELECT set_config('statement_timeout', ${String(timeoutMs)}, true)`;
+        // One process per query: parallel workers would let one visitor's count take every core.
+        await tx.$executeRaw`SELECT set_config('statement_timeout', ${String(timeoutMs)}, true),
+                                    set_config('max_parallel_workers_per_gather', '0', true)`;
         return work(tx);
       },
       timeoutMs * 2 + 5_000,

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { tooManyRequests } from "@/lib/errors";
+import { LimitReachedError } from "@/lib/errors";
 import { db, transaction } from "@/lib/db";
 import { reportLimit, type LimitState } from "@/lib/limits/rate-limit-headers";
 
@@ -62,7 +62,7 @@ export async function takeToken(limit: Limit): Promise<number | null> {
 export async function assertWithinLimit(limit: Limit, message: string): Promise<void> {
   const { allowed, ...state } = await countAttempt(limit);
   reportLimit(state);
-  if (!allowed) throw tooManyRequests(message, state.resetSeconds);
+  if (!allowed) throw new LimitReachedError(message, state.resetSeconds);
 }
 
 /** Drops attempts older than any window in use (the longest is a day). */

@@ -1,5 +1,6 @@
 // Hardening checks that need the real HTTP server: malformed URLs answer 400 before Next.js's own
-// decoding fails, and the attachment route's sandbox policy reaches the browser unchanged.
+// decoding fails, the attachment route's sandbox policy reaches the browser unchanged, and a
+// standing refusal is given again by the server itself (lib/http/standing-refusals.mjs).
 import { expect, test } from "@playwright/test";
 import { E2E_ADMIN_EMAIL, findAdmin, signToken } from "./admin-fixtures";
 
@@ -45,4 +46,24 @@ test("the attachment route's sandbox CSP reaches the browser, not the site's pol
   // Pages keep the site-wide policy.
   const home = await request.get("/");
   expect(home.headers()["content-security-policy"]).toContain("default-src 'self'");
+});
+
+test("a client refused under a window limit is refused again by the server itself until Retry-After", async ({
+  request,
+}) => {
+  const headers = { "x-forwarded-for": "192.0.2.241" };
+  const lookup = (data: string) =>
+    request.post("/api/orders/lookup", { headers: { ...headers, "content-type": "application/json" }, data });
+  // 10 lookups an hour per address; the 11th is refused by the route, and the refusal stands.
+  for (let i = 0; i < 10; i += 1) expect((await lookup('{"email":"nobody@example.com"}')).status()).toBe(202);
+  const refused = await lookup('{"email":"nobody@example.com"}');
+  expect(refused.status()).toBe(429);
+  expect(refused.headers()["x-leadmarket-standing-refusal"]).toBeUndefined();
+  // A body the route would answer 400 gets the same refusal: the server answered without Next.js.
+  const again = await lookup("{");
+  expect(again.status()).toBe(429);
+  expect(await again.json()).toEqual(await refused.json());
+  expect(Number(again.headers()["retry-after"])).toBeGreaterThan(0);
+  expect(again.headers()["ratelimit-remaining"]).toBe("0");
+  expect(again.headers()["x-leadmarket-standing-refusal"]).toBeUndefined();
 });

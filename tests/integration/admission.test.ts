@@ -1,6 +1,7 @@
 // The custom server's turnstile (lib/http/admission.mjs): requests enter one per event-loop turn,
-// the waiting address with the fewest requests inside first, so a crowd that arrives together can
-// no longer hold the thread for the sum of its requests while a visitor's waits behind it.
+// the waiting address with the least going on (requests inside, and those let in recently) first,
+// so a crowd that arrives together, or clients that keep a request going back to back, can no
+// longer hold the thread while a visitor's request waits behind theirs.
 import { IncomingMessage, request as httpRequest, ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import { afterEach, expect, it } from "vitest";
@@ -54,6 +55,33 @@ it("lets a visitor in before the rest of a crowd that arrived first", async () =
   await until(() => entered.length === CROWD + 1);
   // Called at once (as Next.js's handler was before), the whole crowd was in before the visitor.
   expect(entered.indexOf("visitor")).toBe(1);
+});
+
+it("lets a visitor in before clients that each keep one request going back to back", async () => {
+  const enter = admission();
+  const CLIENTS = 8;
+  const entered: string[] = [];
+  // Each client has sent 5 requests, one after the other, each answered before the next: none is
+  // inside when the next arrives, as with the visitor.
+  for (let round = 1; round <= 5; round += 1) {
+    for (let client = 0; client < CLIENTS; client += 1) {
+      const answered = response();
+      enter(`198.51.100.${client}`, answered, () => {
+        entered.push("client");
+        answered.emit("close");
+      });
+    }
+    await until(() => entered.length === round * CLIENTS);
+  }
+  entered.length = 0;
+  // Then each client's next request and a visitor's arrive together, the visitor's last.
+  for (let client = 0; client < CLIENTS; client += 1) {
+    enter(`198.51.100.${client}`, response(), () => entered.push("client"));
+  }
+  enter("192.0.2.1", response(), () => entered.push("visitor"));
+  await until(() => entered.length === CLIENTS + 1);
+  // On requests inside alone the visitor tied with every client, and went in last.
+  expect(entered.indexOf("visitor")).toBe(0);
 });
 
 it("lets one request in per turn of the event loop", async () => {

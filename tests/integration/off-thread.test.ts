@@ -1,7 +1,9 @@
 // Parsing on a worker thread (lib/off-thread.ts): a file that would take longer than the deadline
 // ends in the caller's refusal, the worker is replaced, and a refusal thrown on the worker reaches
-// the caller as the AppError it was; a file's bytes are moved to the worker, not copied. The worker
-// loads its TypeScript entry through tsx.
+// the caller as the AppError it was; a file's bytes are moved to the worker, not copied; the worker
+// thread gives way to the main thread (a higher nice value). The worker loads its TypeScript entry
+// through tsx.
+import { getPriority } from "node:os";
 import { describe, expect, it } from "vitest";
 import { AppError, tooLarge } from "@/lib/errors";
 import { runOffThread } from "@/lib/off-thread";
@@ -23,6 +25,11 @@ describe("parsing off the main thread", () => {
     expect(small.buffer.byteLength).toBeGreaterThan(small.byteLength);
     expect(await runOffThread<Uint8Array, number>(ENTRY, small, tooComplex)).toBe(6);
     expect(small.toString()).toBe("pooled");
+  });
+
+  it("runs the worker at a lower priority than the main thread", async () => {
+    expect(await runOffThread<string, number>(ENTRY, "nice", tooComplex)).toBe(10);
+    expect(getPriority()).toBe(0);
   });
 
   it("rethrows a refusal with its status and field errors", async () => {

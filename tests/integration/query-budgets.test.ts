@@ -6,6 +6,7 @@
 // gives its connection back; checks are rate-limited per address and per list, create counts its
 // order limit before any expensive query, and a bulk load of leads is analysed at once.
 import { Client } from "pg";
+import { STANDING_REFUSAL_HEADER } from "@/lib/http/standing-refusals.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromAddress } from "../support/client";
 import { call, callJson } from "../support/routes";
@@ -169,6 +170,17 @@ describe("expensive queries within the pool's budget", () => {
     expect((await availability(lists[0], addresses[0])).status).toBe(200);
   }, 30_000);
 
+  it("runs each under its statement timeout and on one core (no parallel workers)", async () => {
+    const { timedQuery } = await import("@/lib/limits/expensive-queries");
+    const settings = await timedQuery(
+      (tx) => tx.$queryRaw<{ timeout: string; workers: string }[]>`
+        SELECT current_setting('statement_timeout') AS timeout,
+               current_setting('max_parallel_workers_per_gather') AS workers`,
+      1234,
+    );
+    expect(settings).toEqual([{ timeout: "1234ms", workers: "0" }]);
+  });
+
   it("one address runs at most 2 at once: a third answers 429 at once", async () => {
     const list = await upload(`${leadEmail}\n`, "10.72.1.1");
     const lock = await lockLeads();
@@ -180,7 +192,11 @@ describe("expensive queries within the pool's budget", () => {
       }
       const third = await within(availability(list, "10.72.1.1"), 3000);
       expect(third === "stalled" ? "stalled" : third.status).toBe(429);
-      if (third !== "stalled") expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+      if (third !== "stalled") {
+        expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+        // Over once one finishes: not a refusal the custom server may give again itself.
+        expect(third.headers.get(STANDING_REFUSAL_HEADER)).toBeNull();
+      }
     } finally {
       await unlock(lock);
     }
@@ -199,6 +215,8 @@ describe("expensive queries within the pool's budget", () => {
     try {
       const third = await within(createOrder({ suppressionListId: list }, "10.73.0.1"), 3000);
       expect(third === "stalled" ? "stalled" : third.status).toBe(429);
+      // Create's own order limit spares a browser's open order: not a standing refusal.
+      if (third !== "stalled") expect(third.headers.get(STANDING_REFUSAL_HEADER)).toBeNull();
     } finally {
       await unlock(lock);
     }
@@ -217,6 +235,9 @@ describe("rate limits", () => {
       "This exclusion list was checked too often. Please try again in a few minutes.",
     );
     expect(Number(listLimited.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Every check of the list, from this address, is refused until then: the custom server gives
+    // the refusal again itself (lib/http/standing-refusals.mjs).
+    expect(listLimited.headers.get(STANDING_REFUSAL_HEADER)).toBe("1");
     // The refused check counted for the address: 21 so far, 9 more are allowed.
     for (let i = 0; i < 9; i += 1) expect((await availability(second, address)).status).toBe(200);
     const addressLimited = await availability(second, address);
@@ -225,6 +246,7 @@ describe("rate limits", () => {
       "Too many checks of exclusion lists from your address. Please try again in a few minutes.",
     );
     expect(Number(addressLimited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(addressLimited.headers.get(STANDING_REFUSAL_HEADER)).toBe("1");
     // Another address is not limited by them.
     const other = await upload("nobody@not-ours.example\n", "10.74.0.2");
     expect((await availability(other, "10.74.0.2")).status).toBe(200);

@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 
 // GET /api/suppression-lists/{id}/availability?categoryId=&location=&region=... - what the list removes
 export const GET = route(
-  { params: listIdParams, query: listAvailabilityQuery },
+  { params: listIdParams, query: listAvailabilityQuery, standingLimits: true },
   async ({ params, query, caller }) => {
     const answer = await listAvailability(params.id, caller, query);
     return Response.json(answer, { headers: { "cache-control": "no-store" } });

@@ -1,0 +1,103 @@
+// The custom server's (scripts/server.mjs) memory of standing refusals. A route marks a 429 as
+// standing (STANDING_REFUSAL_HEADER) when a window limit refused it that every request of the
+// client to that path is counted against, so each of them would be refused the same way until its
+// Retry-After. The server keeps that answer and gives it again itself to the same client address,
+// method and path until then: a client that ignores Retry-After costs a few microseconds a request
+// instead of Next.js's milliseconds and a database transaction (the limit's count). Plain
+// JavaScript because the custom server loads it without a build.
+
+/** Set by route() on a standing refusal; the server takes it off before the answer leaves. */
+export const STANDING_REFUSAL_HEADER = "x-leadmarket-standing-refusal";
+/** The refused answers kept at once; beyond it the oldest goes (it is then counted again). */
+const MAX_ENTRIES = 10_000;
+/** The body kept: an error's JSON is far smaller, and a bigger one is not kept. */
+const MAX_BODY_BYTES = 4096;
+/** Headers of one response on one connection, or counted down when the refusal is given again. */
+const NOT_KEPT = new Set([
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "date",
+  "set-cookie",
+  "retry-after",
+  "ratelimit-remaining",
+  "ratelimit-reset",
+]);
+
+/** @typedef {{ until: number; headers: Record<string, string | number | string[]>; body: Buffer }} Refusal */
+
+/**
+ * Returns `{ answer, watch }`. `answer(address, request, response)` gives a standing refusal kept
+ * for the request's client address, method and path (true), or answers false. `watch(address,
+ * request, response)` keeps the answer Next.js gives the request when it is a standing refusal.
+ */
+export function standingRefusals(maxEntries = MAX_ENTRIES) {
+  /** @type {Map<string, Refusal>} */
+  const kept = new Map();
+  const keyOf = (address, request) => `${address} ${request.method} ${(request.url ?? "/").split("?")[0]}`;
+
+  function answer(address, request, response) {
+    const key = keyOf(address, request);
+    const refusal = kept.get(key);
+    if (!refusal) return false;
+    const seconds = Math.ceil((refusal.until - Date.now()) / 1000);
+    if (seconds <= 0) {
+      kept.delete(key);
+      return false;
+    }
+    response.writeHead(429, {
+      ...refusal.headers,
+      "retry-after": String(seconds),
+      "ratelimit-remaining": "0",
+      "ratelimit-reset": String(seconds),
+      "content-length": refusal.body.length,
+    });
+    response.end(refusal.body);
+    return true;
+  }
+
+  function watch(address, request, response) {
+    const { writeHead, write, end } = response;
+    /** The body of a standing refusal as it is written; undefined for any other answer. */
+    let chunks;
+    let size = 0;
+    // Next.js sends its headers (writeHead, or flushHeaders through it) before the body.
+    response.writeHead = function (...args) {
+      if (response.statusCode === 429 && response.getHeader(STANDING_REFUSAL_HEADER) !== undefined) {
+        response.removeHeader(STANDING_REFUSAL_HEADER);
+        chunks = [];
+      }
+      return writeHead.apply(this, args);
+    };
+    const collect = (chunk) => {
+      if (!chunks || !chunk || typeof chunk === "function") return;
+      const buffer = Buffer.from(chunk);
+      size += buffer.length;
+      // Too big to be a refusal's JSON: not kept.
+      chunks = size <= MAX_BODY_BYTES ? [...chunks, buffer] : undefined;
+    };
+    response.write = function (chunk, ...rest) {
+      collect(chunk);
+      return write.call(this, chunk, ...rest);
+    };
+    response.end = function (chunk, ...rest) {
+      collect(chunk);
+      const ended = end.call(this, chunk, ...rest);
+      const seconds = Number(response.getHeader("retry-after"));
+      if (chunks && Number.isInteger(seconds) && seconds > 0) {
+        const headers = {};
+        for (const [name, value] of Object.entries(response.getHeaders())) {
+          if (!NOT_KEPT.has(name) && value !== undefined) headers[name] = value;
+        }
+        const key = keyOf(address, request);
+        kept.delete(key);
+        kept.set(key, { until: Date.now() + seconds * 1000, headers, body: Buffer.concat(chunks) });
+        if (kept.size > maxEntries) kept.delete(kept.keys().next().value);
+      }
+      return ended;
+    };
+  }
+
+  return { answer, watch };
+}
