@@ -36,7 +36,9 @@ async function addressesInUpload(body: FormBody, clientIp: string): Promise<stri
     { bucket: `claim-upload:${clientIp}`, ...CLAIM_UPLOADS },
     "Too many claim uploads from your address. Please try again later.",
   );
-  const bytes = await consumeFile(body, "file", "Choose a CSV file", fileBytes);
+  const bytes = await consumeFile(body, "file", "Choose a CSV file", (file) =>
+    fileBytes(file, CLAIM_LIMITS.maxFileBytes),
+  );
   // Read on a worker thread, within its deadline (lib/orders/claim-worker.ts).
   return runOffThread<Buffer, string[]>("lib/orders/claim-worker.ts", bytes, () =>
     tooComplexFile("Upload only the addresses you report, one a line."),

@@ -48,7 +48,9 @@ export async function createSuppressionList(body: FormBody, caller: Caller): Pro
     { bucket: `suppression-upload:${caller.clientIp}`, ...LIST_UPLOADS },
     "Too many list uploads from your address. Please try again later.",
   );
-  const bytes = await consumeFile(body, "file", "Choose a CSV, XLSX or text file", fileBytes);
+  const bytes = await consumeFile(body, "file", "Choose a CSV, XLSX or text file", (file) =>
+    fileBytes(file, LIST_LIMITS.maxFileBytes),
+  );
   // Read on a worker thread, within its deadline (lib/suppression/list-worker.ts).
   const { hashes, domains, counts } = await runOffThread<Buffer, ListEntries>(
     "lib/suppression/list-worker.ts",
