@@ -125,18 +125,25 @@ function watchDeadline(tid: string | null, abort: AbortController): () => void {
 }
 
 /**
- * The memory of bytes that hold all of it, to move to the worker instead of copying (copying a
- * 10 MB file cost the main thread about 10 ms). Bytes that share their memory, as Node's small
- * Buffers do, are copied.
+ * The memory of bytes that hold all of it (the input, or each of a list of them), to move to the
+ * worker instead of copying (copying a 10 MB file cost the main thread about 10 ms). Bytes that
+ * share their memory, as Node's small Buffers do, are copied.
  */
 function movable(input: unknown): ArrayBuffer[] {
-  if (!(input instanceof Uint8Array) || !(input.buffer instanceof ArrayBuffer)) return [];
-  return input.byteOffset === 0 && input.byteLength === input.buffer.byteLength ? [input.buffer] : [];
+  return (Array.isArray(input) ? input : [input]).flatMap((part: unknown) =>
+    part instanceof Uint8Array &&
+    part.buffer instanceof ArrayBuffer &&
+    part.byteOffset === 0 &&
+    part.byteLength === part.buffer.byteLength
+      ? [part.buffer]
+      : [],
+  );
 }
 
 /**
  * Runs the default export of `entry` (a path from the project root, built with workerTask) on
- * `input` in the pool; bytes given as `input` are moved there, unusable here afterwards. Past
+ * `input` in the pool; bytes given as `input` (or in a list as it) are moved there, unusable here
+ * afterwards. Past
  * PARSE_DEADLINE_MS of the worker's CPU time the worker is terminated and `tooComplex` is thrown;
  * so it is when the file fills the worker's heap. A refusal is rethrown as it was.
  */

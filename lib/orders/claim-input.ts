@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError, badRequest, FileTooLargeError } from "@/lib/errors";
 import { assertWithinLimit } from "@/lib/limits/throttle";
-import { consumeFile, fileBytes, type FormBody, type UploadLimits } from "@/lib/limits/uploads";
+import { consumeFile, fileBlocks, type FormBody, type UploadLimits } from "@/lib/limits/uploads";
 import { runOffThread, tooComplexFile } from "@/lib/off-thread";
 import { fieldErrors } from "@/lib/schemas/common";
 import { replacementBody } from "@/lib/schemas/orders";
@@ -36,11 +36,9 @@ async function addressesInUpload(body: FormBody, clientIp: string): Promise<stri
     { bucket: `claim-upload:${clientIp}`, ...CLAIM_UPLOADS },
     "Too many claim uploads from your address. Please try again later.",
   );
-  const bytes = await consumeFile(body, "file", "Choose a CSV file", (file) =>
-    fileBytes(file, CLAIM_LIMITS.maxFileBytes),
-  );
+  const blocks = await consumeFile(body, "file", "Choose a CSV file", fileBlocks);
   // Read on a worker thread, within its deadline (lib/orders/claim-worker.ts).
-  return runOffThread<Buffer, string[]>("lib/orders/claim-worker.ts", bytes, () =>
+  return runOffThread<Buffer[], string[]>("lib/orders/claim-worker.ts", blocks, () =>
     tooComplexFile("Upload only the addresses you report, one a line."),
   );
 }

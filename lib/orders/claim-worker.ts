@@ -3,11 +3,12 @@ import { badRequest } from "@/lib/errors";
 import { workerTask } from "@/lib/off-thread";
 import { addressesInText, MAX_REPORTED_ADDRESSES, TOO_MANY_ADDRESSES } from "@/lib/schemas/orders";
 
-// A worker thread's entry (lib/off-thread.ts): a claim's CSV file to the addresses it reports,
-// each once (compared without case, as the claim compares them); 400 for none or too many.
-function claimAddresses(bytes: Uint8Array): string[] {
+// A worker thread's entry (lib/off-thread.ts): a claim's CSV file (its blocks, joined here) to the
+// addresses it reports, each once (compared without case, as the claim compares them); 400 for
+// none or too many.
+function claimAddresses(blocks: Uint8Array[]): string[] {
   const distinct = new Map<string, string>();
-  for (const address of addressesInText(new TextDecoder().decode(bytes))) {
+  for (const address of addressesInText(new TextDecoder().decode(Buffer.concat(blocks)))) {
     const key = address.toLowerCase();
     if (!distinct.has(key)) distinct.set(key, address);
     if (distinct.size > MAX_REPORTED_ADDRESSES)

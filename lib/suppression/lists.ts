@@ -6,7 +6,7 @@ import { runOffThread, tooComplexFile } from "@/lib/off-thread";
 import type { Caller } from "@/lib/limits/caller";
 import { CLOSED_STATUSES } from "@/lib/payments/status";
 import { assertWithinLimit } from "@/lib/limits/throttle";
-import { consumeFile, fileBytes, type FormBody, type UploadLimits } from "@/lib/limits/uploads";
+import { consumeFile, fileBlocks, type FormBody, type UploadLimits } from "@/lib/limits/uploads";
 import type { SuppressionListAnswer } from "@/lib/schemas/suppression";
 import type { ListEntries } from "@/lib/suppression/entries";
 
@@ -48,13 +48,11 @@ export async function createSuppressionList(body: FormBody, caller: Caller): Pro
     { bucket: `suppression-upload:${caller.clientIp}`, ...LIST_UPLOADS },
     "Too many list uploads from your address. Please try again later.",
   );
-  const bytes = await consumeFile(body, "file", "Choose a CSV, XLSX or text file", (file) =>
-    fileBytes(file, LIST_LIMITS.maxFileBytes),
-  );
+  const blocks = await consumeFile(body, "file", "Choose a CSV, XLSX or text file", fileBlocks);
   // Read on a worker thread, within its deadline (lib/suppression/list-worker.ts).
-  const { hashes, domains, counts } = await runOffThread<Buffer, ListEntries>(
+  const { hashes, domains, counts } = await runOffThread<Buffer[], ListEntries>(
     "lib/suppression/list-worker.ts",
-    bytes,
+    blocks,
     () => tooComplexFile("Save the list as .csv, or keep only the columns you need."),
   );
   const expiresAt = new Date(Date.now() + LIST_HOURS * HOUR_MS);

@@ -21,6 +21,11 @@ describe("parsing off the main thread", () => {
     expect(await runOffThread<Uint8Array, number>(ENTRY, file, tooComplex)).toBe(1024 * 1024);
     expect(file.buffer.byteLength).toBe(0);
 
+    // An upload's blocks, each moved.
+    const blocks = [Buffer.alloc(1024 * 1024, 1), Buffer.alloc(1024 * 1024, 2)];
+    expect(await runOffThread<Uint8Array[], number>(ENTRY, blocks, tooComplex)).toBe(2);
+    expect(blocks.map((block) => block.buffer.byteLength)).toEqual([0, 0]);
+
     const small = Buffer.from("pooled");
     expect(small.buffer.byteLength).toBeGreaterThan(small.byteLength);
     expect(await runOffThread<Uint8Array, number>(ENTRY, small, tooComplex)).toBe(6);
