@@ -323,7 +323,7 @@ describe("every format", () => {
     expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
     // Each stalled reader is dropped 2 s after its output began to wait (later on a loaded machine):
     // its COPY's connection comes back then.
-    for (const deadline = Date.now() + 20_000; copyPool().totalCount - copyPool().idleCount > 0; ) {
+    for (const deadline = Date.now() + 20_000; copyPool().totalCount - copyPool().idleCount > 0;) {
       if (Date.now() > deadline) throw new Error("The idle readers still hold their connections");
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
