@@ -31,7 +31,9 @@ const unique = (label: string) =>
 async function openForm(page: Page): Promise<Locator> {
   await page.goto("/#custom-request");
   const form = page.locator("#custom-request").getByRole("form", { name: "Custom lead request" });
-  await expect(form).toBeVisible();
+  // Its code loads when the section comes near (components/site/home/lazy-custom-request-form.tsx):
+  // on a loaded machine that takes longer than the default 10 s.
+  await expect(form).toBeVisible({ timeout: 30_000 });
   // Interacting before hydration would submit the form natively.
   await page.waitForLoadState("networkidle");
   return form;

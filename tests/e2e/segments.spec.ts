@@ -63,7 +63,8 @@ async function filterAndBuy(page: Page, state: string) {
   await expect(popup).toHaveTitle("Test Payment | LeadMarket");
   const downloadPromise = popup.waitForEvent("download");
   await popup.getByRole("button", { name: /Pay \$10\.00/ }).click();
-  await expect(popup.getByText("Payment Complete!").first()).toBeVisible();
+  // Payment, then the return's status check and the download: on a loaded machine over 10 s.
+  await expect(popup.getByText("Payment Complete!").first()).toBeVisible({ timeout: 30_000 });
   const text = await readFile((await (await downloadPromise).path())!, "utf8");
   const [header, ...rows] = text.trimEnd().split("\r\n");
   expect(rows).toHaveLength(1000);
