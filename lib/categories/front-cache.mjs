@@ -19,10 +19,11 @@ import { currentVersion } from "./cache-handler.mjs";
 
 /** Same lifetime as the pages' `revalidate` (app/layout.tsx): the footer's year follows the calendar. */
 const MAX_AGE_MS = 3600 * 1000;
-const MAX_ENTRIES = 2000;
-/** Segment pages and preview pages, each apart: any number of them must not push the list pages out. */
-const MAX_SEGMENT_ENTRIES = 200;
-const MAX_PREVIEW_ENTRIES = 500;
+/**
+ * The entries each store keeps; the least recently used goes first beyond it. Segment pages and
+ * preview pages are kept apart: any number of them must not push the list pages out.
+ */
+const MAX_STORE_ENTRIES = { pages: 2000, segments: 200, previews: 500 };
 /** The preview routes and the query parameters each takes (lib/schemas/leads.ts). */
 const PREVIEW_ROUTES = {
   "/api/leads": ["page", "pageSize"],
@@ -73,11 +74,6 @@ const stores = (globalThis.__leadmarketFrontCache ??= {
   segments: new Map(),
   previews: new Map(),
 });
-const MAX_STORE_ENTRIES = {
-  pages: MAX_ENTRIES,
-  segments: MAX_SEGMENT_ENTRIES,
-  previews: MAX_PREVIEW_ENTRIES,
-};
 
 /**
  * A segment page's key: the country, the package, each facet's values sorted without repeats and

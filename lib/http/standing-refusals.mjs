@@ -32,7 +32,7 @@ const NOT_KEPT = new Set([
  * for the request's client address, method and path (true), or answers false. `watch(address,
  * request, response)` keeps the answer Next.js gives the request when it is a standing refusal.
  */
-export function standingRefusals(maxEntries = MAX_ENTRIES) {
+export function standingRefusals() {
   /** @type {Map<string, Refusal>} */
   const kept = new Map();
   const keyOf = (address, request) => `${address} ${request.method} ${(request.url ?? "/").split("?")[0]}`;
@@ -59,22 +59,26 @@ export function standingRefusals(maxEntries = MAX_ENTRIES) {
 
   function watch(address, request, response) {
     const { writeHead, write, end } = response;
-    /** The body of a standing refusal as it is written; undefined for any other answer. */
-    let chunks;
-    let size = 0;
-    // Next.js sends its headers (writeHead, or flushHeaders through it) before the body.
+    // Next.js sends its headers (writeHead, or flushHeaders through it) before the body; only a
+    // standing refusal's body is then collected, so other answers pay one wrapped call.
     response.writeHead = function (...args) {
       if (response.statusCode === 429 && response.getHeader(STANDING_REFUSAL_HEADER) !== undefined) {
         response.removeHeader(STANDING_REFUSAL_HEADER);
-        chunks = [];
+        keepBody(address, request, response, write, end);
       }
       return writeHead.apply(this, args);
     };
+  }
+
+  /** Collects the refusal's body as it is written and keeps the refusal once it ends. */
+  function keepBody(address, request, response, write, end) {
+    /** Undefined once the body is too big to be a refusal's JSON: not kept. */
+    let chunks = [];
+    let size = 0;
     const collect = (chunk) => {
       if (!chunks || !chunk || typeof chunk === "function") return;
       const buffer = Buffer.from(chunk);
       size += buffer.length;
-      // Too big to be a refusal's JSON: not kept.
       chunks = size <= MAX_BODY_BYTES ? [...chunks, buffer] : undefined;
     };
     response.write = function (chunk, ...rest) {
@@ -93,7 +97,7 @@ export function standingRefusals(maxEntries = MAX_ENTRIES) {
         const key = keyOf(address, request);
         kept.delete(key);
         kept.set(key, { until: Date.now() + seconds * 1000, headers, body: Buffer.concat(chunks) });
-        if (kept.size > maxEntries) kept.delete(kept.keys().next().value);
+        if (kept.size > MAX_ENTRIES) kept.delete(kept.keys().next().value);
       }
       return ended;
     };
