@@ -197,8 +197,9 @@ describe("lead import repeats", () => {
     const email = "mid.import@x.com";
     const upload = new PassThrough();
     const imported = importLeadsCsv(id, upload);
-    // More than a batch, so the COPY into leads is under way with the address in it, uncommitted.
-    upload.write(`email\n${email}\n${Array.from({ length: 5100 }, (_, i) => `e${i}@x.com`).join("\n")}\n`);
+    // More than a group (20,000 rows), so the COPY into leads is under way with the address in it,
+    // uncommitted.
+    upload.write(`email\n${email}\n${Array.from({ length: 20_100 }, (_, i) => `e${i}@x.com`).join("\n")}\n`);
     await copyIntoLeadsStarted();
     const request = await db().privacyRequest.create({
       data: { kind: "erasure", email, emailHash: emailHash(email), emailMasked: maskEmail(email) },
@@ -211,40 +212,47 @@ describe("lead import repeats", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(erased).toBe(false);
     upload.end();
-    expect(await imported).toMatchObject({ imported: 5101, suppressed: 0 });
+    expect(await imported).toMatchObject({ imported: 20_101, suppressed: 0 });
     expect(await erasure).toMatchObject({ kind: "erasure", state: "completed" });
     expect(Object.keys(await firstNames(id))).not.toContain(email);
-    await expectAggregatesExact(id, 5100);
+    await expectAggregatesExact(id, 20_100);
     await db().erasedEmail.deleteMany({});
   });
 
   it("answers 409 and keeps nothing when a row of the file was added meanwhile by something else", async () => {
     const id = await newCategory();
     await existingLead(id, "before@x.com");
-    const upload = new PassThrough();
-    const imported = importLeadsCsv(id, upload);
-    const settled = imported.catch((error: unknown) => error);
-    // More than a batch, so the COPY into leads is under way.
-    upload.write(`email\n${Array.from({ length: 5100 }, (_, i) => `q${i}@x.com`).join("\n")}\n`);
-    await copyIntoLeadsStarted();
-    // Not through an import (which would wait for this one): the unique key is what notices.
-    await db().lead.create({
-      data: {
-        categoryId: id,
-        firstName: "",
-        lastName: "",
-        email: "late@x.com",
-        country: "USA",
-        verifiedAt: new Date(),
-      },
-    });
-    upload.end("late@x.com\n");
-    const error = await settled;
-    expect(error).toBeInstanceOf(AppError);
-    expect(error).toMatchObject({
-      status: 409,
-      message: "The category changed during the import; try again",
-    });
+    // Not through an import (which would wait for this one): another transaction adds the file's
+    // address, uncommitted while the import looks its rows up, so the unique key is what notices.
+    const other = await pool().connect();
+    try {
+      await other.query("BEGIN");
+      await other.query(
+        `INSERT INTO leads (category_id, first_name, last_name, email, country, verified_at)
+         VALUES ($1, '', '', 'late@x.com', 'USA', now())`,
+        [id],
+      );
+      const settled = importCsv(id, ["email", "q1@x.com", "late@x.com"]).catch((error: unknown) => error);
+      // The import's COPY waits for the other transaction's key entry.
+      for (let tries = 0; ; tries++) {
+        const { rows } = await pool().query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database()
+             AND query LIKE 'COPY leads %' AND wait_event_type = 'Lock'`,
+        );
+        if (rows.length > 0) break;
+        if (tries > 200) throw new Error("the import's COPY never waited for the other insert");
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      await other.query("COMMIT");
+      const error = await settled;
+      expect(error).toBeInstanceOf(AppError);
+      expect(error).toMatchObject({
+        status: 409,
+        message: "The category changed during the import; try again",
+      });
+    } finally {
+      other.release();
+    }
     expect(await db().lead.count({ where: { categoryId: id } })).toBe(2);
   });
 });
