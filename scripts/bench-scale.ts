@@ -302,6 +302,7 @@ async function measureSize(size: number, baseline: Figures | null): Promise<void
     const { listSales } = await import("../lib/orders/admin");
     const { openDownload } = await import("../lib/leads/download");
     const { pgTransaction } = await import("../lib/pg-transaction");
+    const { insertLeadStream } = await import("../lib/leads/insert");
     const explains: Record<string, () => Promise<unknown>> = {};
     try {
       // Segment counts, the endpoint warmed with other combinations first.
@@ -525,9 +526,14 @@ async function measureSize(size: number, baseline: Figures | null): Promise<void
       console.log(
         `  import: ${(wal[0].bytes / IMPORT_ROWS / 1024).toFixed(1)} KB of WAL and ${((ioAfter.reads - ioBefore.reads) / IMPORT_ROWS).toFixed(2)} blocks read from outside shared buffers a row`,
       );
-      // The import's read that grows with the category: its emails, to tell new rows from repeats.
+      // The import's reads, on 5,000 new rows: the category's emails (to tell repeats), which grow
+      // with the category, and the count of the rows it added.
       explains.import_per_row = () =>
-        pool.query("SELECT email FROM leads WHERE category_id = $1", [data.big.id]);
+        insertLeadStream(appPool(), data.big.id, [
+          [...leadBatches(5000, { seed: 4343, category: "Marketing", country: "USA" })]
+            .flat()
+            .map((lead) => ({ ...lead, email: `explain.${lead.email}` })),
+        ]);
 
       clearInterval(sampler);
       console.log(

@@ -22,6 +22,23 @@ export class EmailHashes {
       b = Math.imul(b ^ code, 0x5bd1e995);
       b ^= b >>> 15;
     }
+    return this.addHash(a, b);
+  }
+
+  /** Adds an email spelled in ASCII by `bytes` from `start` to `end`: the same hash as add()'s. */
+  addAscii(bytes: Uint8Array, start: number, end: number): boolean {
+    let a = 0x811c9dc5;
+    let b = 0x9747b28c;
+    for (let i = start; i < end; i++) {
+      const code = bytes[i];
+      a = Math.imul(a ^ code, 0x01000193);
+      b = Math.imul(b ^ code, 0x5bd1e995);
+      b ^= b >>> 15;
+    }
+    return this.addHash(a, b);
+  }
+
+  private addHash(a: number, b: number): boolean {
     a ^= a >>> 16;
     a = Math.imul(a, 0x85ebca6b);
     a ^= a >>> 13;

@@ -6,7 +6,7 @@ import { hash } from "node:crypto";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Pool, PoolClient } from "pg";
-import { from as copyFrom } from "pg-copy-streams";
+import { from as copyFrom, to as copyTo } from "pg-copy-streams";
 import { conflict } from "../errors";
 import { pgTransaction } from "../pg-transaction";
 import type { Location } from "../location";
@@ -14,7 +14,8 @@ import { EmailHashes } from "./email-hashes";
 import type { EmailStatus } from "@/lib/verification/verify-addresses";
 import type { NoticeStatus } from "@/lib/generated/prisma/enums";
 import { copyLine, LEAD_COLUMNS, STAGING } from "./copy-lines";
-import { unknownFacetsInserted, type UnknownFacets } from "../segments/unknowns";
+import { copyTextValue } from "./copy-text";
+import { leadIdsFrom, unknownFacetsInserted, type UnknownFacets } from "../segments/unknowns";
 
 export type LeadInput = {
   firstName: string;
@@ -103,29 +104,43 @@ async function suppressedHashes(client: PoolClient): Promise<Set<string> | null>
   return rows.length > 0 ? new Set(rows.map((row) => row.email_hash)) : null;
 }
 
-// Which of a batch's emails the category holds already: one probe of its (category_id, email) key
-// per email, so an import costs the same whatever the category's size (reading all its emails cost
-// seconds and a 64 MB set at 4 million). Batches of at most PROBE_BATCH keep the plan a loop of
-// probes: with 50,000 the planner chose to scan the whole category. The new rows' inserts then
-// find the key's pages the probe read.
-const PROBE = `SELECT e.email FROM unnest($2::text[]) AS e(email)
-    WHERE EXISTS (SELECT 1 FROM leads l WHERE l.category_id = $1::uuid AND l.email = e.email)`;
-const PROBE_BATCH = 5000;
-
-async function emailsInCategory(
-  client: PoolClient,
-  categoryId: string,
-  emails: string[],
-): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let start = 0; start < emails.length; start += PROBE_BATCH) {
-    const { rows } = await client.query<{ email: string }>(PROBE, [
-      categoryId,
-      emails.slice(start, start + PROBE_BATCH),
-    ]);
-    for (const row of rows) found.add(row.email);
+/**
+ * The category's emails as stored, read by COPY (far cheaper than rows of a SELECT). A line of
+ * ASCII without COPY's escapes (nearly all) is hashed from its bytes, without a string: at 4 million
+ * emails the strings were most of an import's memory.
+ */
+async function existingEmails(client: PoolClient, categoryId: string, into: EmailHashes): Promise<void> {
+  // PostgreSQL's own spelling of the uuid: safe to write into the statement, which takes no parameters.
+  const { rows } = await client.query<{ id: string; any: boolean }>(
+    "SELECT $1::uuid::text AS id, EXISTS (SELECT 1 FROM leads WHERE category_id = $1::uuid) AS any",
+    [categoryId],
+  );
+  if (!rows[0].any) return;
+  const emails = client.query(
+    copyTo(`COPY (SELECT email FROM leads WHERE category_id = '${rows[0].id}') TO STDOUT`),
+  );
+  let rest: Buffer | null = null;
+  for await (const chunk of emails as AsyncIterable<Buffer>) {
+    const data: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
+    let start = 0;
+    for (let end = data.indexOf(NEWLINE); end !== -1; end = data.indexOf(NEWLINE, start)) {
+      if (plainAscii(data, start, end)) into.addAscii(data, start, end);
+      else into.add(copyTextValue(data.toString("utf8", start, end)));
+      start = end + 1;
+    }
+    rest = start < data.length ? data.subarray(start) : null;
   }
-  return found;
+}
+
+const NEWLINE = 0x0a;
+const BACKSLASH = 0x5c;
+
+/** Whether the bytes are ASCII without a backslash (COPY's escape): the text they spell, as is. */
+function plainAscii(data: Buffer, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) {
+    if (data[index] >= 0x80 || data[index] === BACKSLASH) return false;
+  }
+  return true;
 }
 
 // Two imports into one category wait for each other, so the emails read at the start stay all the
@@ -137,10 +152,6 @@ const LOCK_CATEGORY = "SELECT pg_advisory_xact_lock(hashtextextended('lead impor
 export const ERASURE_LOCK = "lead erasure";
 // Rows that may be repeats wait in memory until there are this many, then go to the staging table.
 const STAGED_BATCH = 5000;
-// Rows new to the input are looked up and inserted this many at a time, one COPY each (a few MB of
-// text): the leads' statement triggers store a statement's rows in the unsold walk's order, so a
-// larger group keeps more of a sale's leads on shared pages.
-const DIRECT_GROUP = 20_000;
 
 function copyLines(
   batches: AsyncIterable<LeadInput[]> | Iterable<LeadInput[]>,
@@ -160,12 +171,12 @@ function copyLines(
 
 /**
  * Inserts leads into a category, all or none, from batches that may still be arriving (an upload
- * being parsed). The input is taken a group of rows at a time. A group's rows whose email is new to
- * the input (known from a set of hashes of the input's emails) are looked up in the category's key,
- * and those new to it too (most of them) go by one COPY straight into leads, PostgreSQL's cheapest
- * way in. The others (repeats within the input, or a rare hash collision) go by COPY into a
- * temporary staging table whenever enough have gathered, and are moved exactly at the end.
- * Erased addresses are dropped and counted. Throwing from `batches` rolls everything back.
+ * being parsed). Rows whose email is new to the category and to the input (most of them, known
+ * from a set of hashes of both) are streamed by COPY straight into leads, PostgreSQL's cheapest
+ * way in, as each batch is ready. The others (repeats, or a rare hash collision) go by COPY into a
+ * temporary staging table whenever enough have gathered, pausing the direct COPY (a connection
+ * runs one at a time), and are moved exactly at the end. Erased addresses are dropped and counted.
+ * Throwing from `batches` cancels the COPY and rolls everything back.
  */
 export async function insertLeadStream(
   pool: Pool,
@@ -186,39 +197,45 @@ export async function insertLeadStream(
       await client.query(LOCK_CATEGORY, [categoryId]);
       await client.query("SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))", [ERASURE_LOCK]);
       const erased = await suppressedHashes(client);
+      const afterId = await leadIdsFrom(client);
       const seen = new EmailHashes();
+      await existingEmails(client, categoryId, seen);
       const prefix = `${categoryId}\t`;
 
-      while (!ended) {
-        // The next group: rows new to the input so far, by email; the others staged.
-        const emails: string[] = [];
-        const lines: string[] = [];
-        while (emails.length < DIRECT_GROUP && staged.length < STAGED_BATCH) {
-          const next = await source.next();
-          if (next.done) {
-            ended = true;
-            break;
-          }
-          for (const lead of next.value) {
-            received += 1;
-            const email = lead.email.toLowerCase();
-            if (erased?.has(hash("sha256", email, "hex"))) suppressed += 1;
-            else if (seen.add(email)) {
-              emails.push(email);
-              lines.push(copyLine(lead, email));
-            } else staged.push(copyLine(lead, email));
-          }
+      // The next batch's rows for the direct COPY, its others staged; null at the end of the input.
+      const nextDirect = async (): Promise<string | null> => {
+        const next = await source.next();
+        if (next.done) {
+          ended = true;
+          return null;
         }
-        const present = await emailsInCategory(client, categoryId, emails);
         let text = "";
-        for (let index = 0; index < emails.length; index++) {
-          if (present.has(emails[index])) continue;
-          text += prefix + lines[index];
-          inserted += 1;
+        for (const lead of next.value) {
+          received += 1;
+          const email = lead.email.toLowerCase();
+          if (erased?.has(hash("sha256", email, "hex"))) suppressed += 1;
+          else if (seen.add(email)) {
+            text += prefix + copyLine(lead, email);
+            inserted += 1;
+          } else staged.push(copyLine(lead, email));
         }
+        return text;
+      };
+      async function* direct(first: string): AsyncGenerator<string> {
+        yield first;
+        while (staged.length < STAGED_BATCH) {
+          const text = await nextDirect();
+          if (text === null) return;
+          if (text) yield text;
+        }
+      }
+
+      while (!ended) {
+        let text: string | null = "";
+        while (text === "" && staged.length < STAGED_BATCH) text = await nextDirect();
         if (text) {
           try {
-            await pipeline(Readable.from([text]), client.query(copyFrom(COPY_INTO_LEADS)));
+            await pipeline(Readable.from(direct(text)), client.query(copyFrom(COPY_INTO_LEADS)));
           } catch (error) {
             // Only an insert outside the lock (which nothing does) could have added one of these emails.
             if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
@@ -237,7 +254,7 @@ export async function insertLeadStream(
       }
       if (staging) inserted += await move(client, categoryId);
       await touchCategory(client, categoryId);
-      const unknownFacets = await unknownFacetsInserted(client, categoryId);
+      const unknownFacets = await unknownFacetsInserted(client, categoryId, afterId);
       return { received, inserted, suppressed, unknownFacets };
     });
     if (result.inserted > 0) await analyzeLeads(pool);
