@@ -12,8 +12,11 @@ import type { DomainAnswer, MailDomainChecker } from "@/lib/verification/mail-do
 // verdict (their rows are imported as they are).
 
 const IMPORT_DNS_WAIT_MS = 5000;
-// Batches parsed, their lookups under way or queued, while the one before them is stored.
-const READ_AHEAD = 20;
+// Batches parsed, their lookups under way or queued, while the one before them is stored: enough to
+// keep the lookups going. A row parsed ahead lives until it is stored, long enough to reach V8's old
+// generation, so each one ahead adds to the heap an import leaves: with 20 (20,000 rows) the
+// server's memory grew 220-310 MB during a 100,000-row import, with 4 about 140 MB, as fast.
+const READ_AHEAD = 4;
 // The reason of an imported lead waiting for the provider's verdict: the re-checks claim it
 // (lib/leads/recheck).
 const QUEUED_FOR_PROVIDER = "queued";
