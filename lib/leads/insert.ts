@@ -121,16 +121,25 @@ async function existingEmails(client: PoolClient, categoryId: string): Promise<E
   const emails = client.query(
     copyTo(`COPY (SELECT email FROM leads WHERE category_id = '${rows[0].id}') TO STDOUT`),
   );
+  // The start of a line the last chunk ended in; only that line is joined with the next chunk.
   let rest: Buffer | null = null;
   for await (const chunk of emails as AsyncIterable<Buffer>) {
-    const data: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
     let start = 0;
-    for (let end = data.indexOf(NEWLINE); end !== -1; end = data.indexOf(NEWLINE, start)) {
-      if (plainAscii(data, start, end)) into.addAscii(data, start, end);
-      else into.add(copyTextValue(data.toString("utf8", start, end)));
+    if (rest) {
+      const end = chunk.indexOf(NEWLINE);
+      if (end === -1) {
+        rest = Buffer.concat([rest, chunk]);
+        continue;
+      }
+      const line = Buffer.concat([rest, chunk.subarray(0, end)]);
+      addEmail(into, line, 0, line.length);
       start = end + 1;
     }
-    rest = start < data.length ? data.subarray(start) : null;
+    for (let end = chunk.indexOf(NEWLINE, start); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+      addEmail(into, chunk, start, end);
+      start = end + 1;
+    }
+    rest = start < chunk.length ? chunk.subarray(start) : null;
   }
   return into;
 }
@@ -138,12 +147,18 @@ async function existingEmails(client: PoolClient, categoryId: string): Promise<E
 const NEWLINE = 0x0a;
 const BACKSLASH = 0x5c;
 
-/** Whether the bytes are ASCII without a backslash (COPY's escape): the text they spell, as is. */
-function plainAscii(data: Buffer, start: number, end: number): boolean {
+/**
+ * Adds the email COPY wrote from `start` to `end`: ASCII without a backslash (COPY's escape) is the
+ * text as is, hashed from its bytes; anything else is decoded first.
+ */
+function addEmail(into: EmailHashes, data: Buffer, start: number, end: number): void {
   for (let index = start; index < end; index++) {
-    if (data[index] >= 0x80 || data[index] === BACKSLASH) return false;
+    if (data[index] >= 0x80 || data[index] === BACKSLASH) {
+      into.add(copyTextValue(data.toString("utf8", start, end)));
+      return;
+    }
   }
-  return true;
+  into.addAscii(data, start, end);
 }
 
 // Two imports into one category wait for each other, so the emails read at the start stay all the
