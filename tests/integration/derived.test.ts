@@ -4,11 +4,13 @@
 // walk's rows are stored in its order, and the catalogue version watches the columns the
 // catalogue pages read.
 import { readFile } from "node:fs/promises";
+import { Pool } from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { db, pool } from "@/lib/db";
 import { previewSelect } from "@/lib/leads/previews";
 import { readDerived, readMigrations } from "@/lib/migrate";
 import { createCategoryWithLeads } from "@/prisma/demo-data";
+import { createTestDatabase } from "../support/database";
 
 afterAll(async () => {
   await db().$disconnect();
@@ -189,21 +191,30 @@ describe("derived structures", () => {
   });
 
   it("store new unsold leads in the walk's order, so a sale's removals share pages", async () => {
-    const categoryId = await createCategoryWithLeads(
-      pool(),
-      { title: `Derived order ${Date.now()}` },
-      { usa: 600, uk: 400 },
-      11,
-    );
-    // The heap's order (ctid) against allocation's walk: one COPY's leads, in any verified order.
-    const { rows } = await pool().query<{ stored: string[]; walked: string[] }>(
-      `SELECT array_agg(lead_id ORDER BY ctid) AS stored,
-              array_agg(lead_id ORDER BY country, verified_at DESC, lead_id) AS walked
-         FROM unsold_leads WHERE category_id = $1`,
-      [categoryId],
-    );
-    expect(rows[0].stored).toHaveLength(1000);
-    expect(rows[0].stored).toEqual(rows[0].walked);
+    // A database of its own: another test file's deletes in the shared one leave free space in
+    // unsold_leads' pages, which new rows fill out of their order.
+    const own = await createTestDatabase("leadmarket_derived_order");
+    const ownPool = new Pool({ connectionString: own.url });
+    try {
+      const categoryId = await createCategoryWithLeads(
+        ownPool,
+        { title: `Derived order ${Date.now()}` },
+        { usa: 600, uk: 400 },
+        11,
+      );
+      // The heap's order (ctid) against allocation's walk: one COPY's leads, in any verified order.
+      const { rows } = await ownPool.query<{ stored: string[]; walked: string[] }>(
+        `SELECT array_agg(lead_id ORDER BY ctid) AS stored,
+                array_agg(lead_id ORDER BY country, verified_at DESC, lead_id) AS walked
+           FROM unsold_leads WHERE category_id = $1`,
+        [categoryId],
+      );
+      expect(rows[0].stored).toHaveLength(1000);
+      expect(rows[0].stored).toEqual(rows[0].walked);
+    } finally {
+      await ownPool.end();
+      await own.drop();
+    }
   });
 
   it("bump the catalogue version on exactly the lead columns the catalogue pages read", async () => {
