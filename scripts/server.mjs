@@ -22,6 +22,8 @@ const SOCKET_ADDRESS_HEADER = "x-leadmarket-socket-address";
 const admitted = inFlightLimit(Number.parseInt(process.env.TRUST_PROXY_HOPS ?? "0", 10) || 0);
 const enter = admission();
 const refusals = standingRefusals();
+// Requests in progress in this process: downloads give way to them (lib/limits/main-thread-share.ts).
+const inProgress = (globalThis.__leadmarketRequestsInProgress ??= { count: 0 });
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -58,6 +60,8 @@ const server = createServer((request, response) => {
   closeAfterEarlyAnswer(request, response);
   const address = admitted(request, response);
   if (address === null) return;
+  inProgress.count += 1;
+  response.once("close", () => (inProgress.count -= 1));
   // A client refused under a window limit is refused again here until its Retry-After
   // (lib/http/standing-refusals.mjs).
   if (refusals.answer(address, request, response)) return;

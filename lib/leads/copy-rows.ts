@@ -5,6 +5,7 @@ import { to as copyTo } from "pg-copy-streams";
 import type { PoolClient } from "pg";
 import { columnSql, orderLeadsSql, type DeliveryRow } from "@/lib/leads/delivery";
 import type { Column } from "@/lib/packages";
+import { bookMainThread, downloadStarted } from "@/lib/limits/main-thread-share";
 
 // The order's leads straight out of PostgreSQL for the downloads: COPY sends the package's columns
 // as they are read, in its binary format, and each file format writes its rows from those bytes
@@ -43,6 +44,7 @@ export abstract class CopyRows extends Transform {
     readableHighWaterMark?: number,
   ) {
     super({ readableHighWaterMark });
+    this.once("close", downloadStarted());
   }
 
   /** Writes one row; its cells are data[starts[i], starts[i] + lengths[i]), length -1 for NULL. */
@@ -69,8 +71,12 @@ export abstract class CopyRows extends Transform {
       this.pending = data === chunk ? Buffer.from(chunk) : data;
       return callback();
     }
+    const started = performance.now();
     this.rows(data);
-    callback();
+    // Within the downloads' share of the main thread (main-thread-share.ts): waiting holds COPY back.
+    const wait = bookMainThread(performance.now() - started);
+    if (wait > 0) setTimeout(callback, wait);
+    else callback();
   }
 
   override _flush(callback: TransformCallback): void {

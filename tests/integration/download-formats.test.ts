@@ -4,6 +4,7 @@
 // change, and retaken on purpose when the UK phone columns and then Source and Collected At were
 // added), and every format read back by a real reader with the same rows in the same order.
 import { createHash } from "node:crypto";
+import { performance } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase } from "../support/database";
 import { fromAddress } from "../support/client";
@@ -339,5 +340,32 @@ describe("every format", () => {
     const whole = await open("json");
     expect(JSON.parse(Buffer.from(await whole.arrayBuffer()).toString("utf8"))).toHaveLength(20_000);
     expect(copyPool().totalCount - copyPool().idleCount).toBe(0);
+  });
+});
+
+describe("beside other requests", () => {
+  it("gives way: while another request is in progress, a download takes at most its share of the main thread", async () => {
+    const server = globalThis as { __leadmarketRequestsInProgress?: { count: number } };
+    const { SHARE } = await import("@/lib/limits/main-thread-share");
+    /** The share of this thread that one XLSX download kept busy, and how long it took. */
+    const measured = async () => {
+      const before = performance.eventLoopUtilization();
+      const started = performance.now();
+      const file = await fetchFile("xlsx");
+      expect(file.response.status).toBe(200);
+      return { busy: performance.eventLoopUtilization(before).utilization, ms: performance.now() - started };
+    };
+    const alone = await measured();
+    // As the custom server (scripts/server.mjs) counts them: this download and one other request.
+    server.__leadmarketRequestsInProgress = { count: 2 };
+    let beside: { busy: number; ms: number };
+    try {
+      beside = await measured();
+    } finally {
+      delete server.__leadmarketRequestsInProgress;
+    }
+    // Its rows are booked at SHARE; reading COPY and passing the file on come with them.
+    expect(beside!.busy).toBeLessThan(3 * SHARE);
+    expect(alone.busy).toBeGreaterThan(beside!.busy);
   });
 });
