@@ -16,29 +16,35 @@ const GIVE_WAY_MS = 500;
 
 /** The custom server's count of requests in progress in this process (scripts/server.mjs). */
 const server = globalThis as { __leadmarketRequestsInProgress?: { count: number } };
-/** Downloads in progress: the requests that give way, not those given way to. */
-let downloads = 0;
-/** When a request other than a download was last seen in progress. */
-let othersSeenAt = -Infinity;
-/** The time (performance.now()) up to which the work booked so far is paid for at SHARE. */
-let paidUntil = 0;
+
+type Books = {
+  /** Downloads in progress: the requests that give way, not those given way to. */
+  downloads: number;
+  /** When a request other than a download was last seen in progress. */
+  othersSeenAt: number;
+  /** The time (performance.now()) up to which the work booked so far is paid for at SHARE. */
+  paidUntil: number;
+};
+// On globalThis: one set of books for the process, however many route bundles hold this module.
+const store = globalThis as { __leadmarketMainThreadShare?: Books };
+const books = (store.__leadmarketMainThreadShare ??= { downloads: 0, othersSeenAt: -Infinity, paidUntil: 0 });
 
 /** Counts a download in progress until the returned function is called (once). */
 export function downloadStarted(): () => void {
-  downloads += 1;
+  books.downloads += 1;
   return () => {
-    downloads -= 1;
+    books.downloads -= 1;
   };
 }
 
 /** Books `ms` of a download's main-thread work; answers how long it should wait before its next piece. */
 export function bookMainThread(ms: number): number {
   const now = performance.now();
-  if ((server.__leadmarketRequestsInProgress?.count ?? 0) > downloads) othersSeenAt = now;
-  if (now - othersSeenAt > GIVE_WAY_MS) {
-    paidUntil = now;
+  if ((server.__leadmarketRequestsInProgress?.count ?? 0) > books.downloads) books.othersSeenAt = now;
+  if (now - books.othersSeenAt > GIVE_WAY_MS) {
+    books.paidUntil = now;
     return 0;
   }
-  paidUntil = Math.max(paidUntil, now - BURST_MS / SHARE) + ms / SHARE;
-  return Math.max(0, paidUntil - now);
+  books.paidUntil = Math.max(books.paidUntil, now - BURST_MS / SHARE) + ms / SHARE;
+  return Math.max(0, books.paidUntil - now);
 }
