@@ -363,8 +363,10 @@ describe("beside other requests", () => {
     } finally {
       delete server.__leadmarketRequestsInProgress;
     }
-    // Its rows are booked at SHARE; reading COPY and passing the file on come with them.
-    expect(beside!).toBeLessThan(3 * SHARE);
+    // Its rows are booked at SHARE; reading COPY and passing the file on (and reading it here) come
+    // with them: 0.19 on a quiet machine, 0.30 once in CI's full run, about 0.55 without giving way.
+    // The share's arithmetic is tests/unit/main-thread-share.test.ts's.
+    expect(beside!).toBeLessThan(4 * SHARE);
     expect(alone).toBeGreaterThan(beside!);
   });
 });
