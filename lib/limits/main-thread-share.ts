@@ -10,7 +10,7 @@ import "server-only";
 /** The most of the main thread that downloads' rows may take while other requests are in progress. */
 export const SHARE = 0.1;
 /** Work done at once before any waiting. */
-const BURST_MS = 10;
+export const BURST_MS = 10;
 /** Downloads give way for this long after another request was last seen in progress. */
 const GIVE_WAY_MS = 500;
 
