@@ -350,11 +350,11 @@ describe("every format", () => {
 });
 
 describe("beside other requests", () => {
-  it("gives way: while another request is in progress, a download's rows take at most their share of its time", async () => {
+  it("gives way: while another request is in progress, a download's booked work takes at most its share of its time", async () => {
     const server = globalThis as { __leadmarketRequestsInProgress?: { count: number } };
     const { BURST_MS, SHARE } = await import("@/lib/limits/main-thread-share");
     const booked = vi.mocked(bookMainThread);
-    /** One XLSX download: its time, the rows' time it booked and the waits it was answered. */
+    /** One XLSX download: its time, the work it booked and the waits it was answered. */
     const measured = async () => {
       booked.mockClear();
       const started = performance.now();
@@ -363,25 +363,25 @@ describe("beside other requests", () => {
       const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
       return {
         ms: performance.now() - started,
-        rows: sum(booked.mock.calls.map(([ms]) => ms)),
+        booked: sum(booked.mock.calls.map(([ms]) => ms)),
         waits: sum(booked.mock.results.map((result) => result.value as number)),
       };
     };
     const alone = await measured();
-    expect(alone.rows).toBeGreaterThan(0);
+    expect(alone.booked).toBeGreaterThan(0);
     expect(alone.waits).toBe(0);
     // As the custom server (scripts/server.mjs) counts them: this download and one other request.
     server.__leadmarketRequestsInProgress = { count: 2 };
-    let beside: { ms: number; rows: number; waits: number };
+    let beside: { ms: number; booked: number; waits: number };
     try {
       beside = await measured();
     } finally {
       delete server.__leadmarketRequestsInProgress;
     }
-    // The waits held it back (one after another: it took at least their sum), and its rows took at
-    // most SHARE of its time, beyond the first BURST_MS.
+    // The waits held it back (one after another: it took at least their sum), and its booked work
+    // took at most SHARE of its time, beyond the first BURST_MS.
     expect(beside!.waits).toBeGreaterThan(0);
     expect(beside!.ms).toBeGreaterThanOrEqual(beside!.waits);
-    expect(beside!.rows).toBeLessThanOrEqual(SHARE * beside!.ms + BURST_MS);
+    expect(beside!.booked).toBeLessThanOrEqual(SHARE * beside!.ms + BURST_MS);
   });
 });
