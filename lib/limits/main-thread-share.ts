@@ -2,10 +2,10 @@ import "server-only";
 
 // Downloads write their files on the main thread, the one that also answers every page and health
 // check. While other requests are in progress, all downloads together may use at most SHARE of it:
-// each piece of work is booked, and once the bookings run ahead of that share, the
-// next piece waits until they are even again. Waiting holds the download's COPY back in PostgreSQL
-// too, so its database CPU and its compression follow. With nothing else in progress, downloads
-// run at full speed.
+// each piece of work is booked, and once the bookings run ahead of that share, the next piece
+// waits until they are even again. Waiting holds the download's COPY back in PostgreSQL too, so
+// its database CPU and its compression follow. With nothing else in progress, downloads run at
+// full speed.
 
 /** The most of the main thread that downloads may take while other requests are in progress. */
 export const SHARE = 0.1;
