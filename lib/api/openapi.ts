@@ -808,7 +808,7 @@ export const API_OPERATIONS: ApiOperation[] = [
       },
     },
     errors: [400, 404, 408, 409, 410, 413, 415, 422, 429, 503],
-    limit: `CSV uploads: 10 per client address an hour. ${UNKNOWN_LOOKUPS} Uploads: 2 at once per address (429), 16 per instance (503).`,
+    limit: `CSV uploads: 10 per client address an hour, and 10 per order a day. ${UNKNOWN_LOOKUPS} Uploads: 2 at once per address (429), 8 per instance (503).`,
   },
   {
     method: "post",

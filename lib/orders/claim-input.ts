@@ -16,6 +16,8 @@ const FILE_TOO_LARGE = `The file is too large: at most ${MAX_CLAIM_FILE_BYTES / 
 const fileTooLarge = () => new FileTooLargeError(FILE_TOO_LARGE, { file: FILE_TOO_LARGE });
 /** Claim uploads one address may send in an hour: a file is read whole, a JSON list is small. */
 const CLAIM_UPLOADS = { max: 10, windowSeconds: 3600 };
+/** And one order may receive in a day, from any addresses: one paid order buys that much reading. */
+const CLAIM_UPLOADS_PER_ORDER = { max: 10, windowSeconds: 24 * 3600 };
 
 export const CLAIM_LIMITS: UploadLimits = {
   pool: "claims",
@@ -31,10 +33,14 @@ export const CLAIM_LIMITS: UploadLimits = {
     new AppError(415, "Send the claim as application/json or as a multipart/form-data CSV upload"),
 };
 
-async function addressesInUpload(body: FormBody, clientIp: string): Promise<string[]> {
+async function addressesInUpload(body: FormBody, orderId: string, clientIp: string): Promise<string[]> {
   await assertWithinLimit(
     { bucket: `claim-upload:${clientIp}`, ...CLAIM_UPLOADS },
     "Too many claim uploads from your address. Please try again later.",
+  );
+  await assertWithinLimit(
+    { bucket: `claim-upload-order:${orderId}`, ...CLAIM_UPLOADS_PER_ORDER },
+    "Too many claim uploads for this order today. Please try again later.",
   );
   const blocks = await consumeFile(body, "file", "Choose a CSV file", fileBlocks);
   // Read on a worker thread, within its deadline (lib/orders/claim-worker.ts).
@@ -44,8 +50,12 @@ async function addressesInUpload(body: FormBody, clientIp: string): Promise<stri
 }
 
 /** The reported addresses as sent (not yet normalised); 400 when there are none or too many. */
-export async function readClaimAddresses(body: FormBody, clientIp: string): Promise<string[]> {
-  if ("parts" in body) return addressesInUpload(body, clientIp);
+export async function readClaimAddresses(
+  body: FormBody,
+  orderId: string,
+  clientIp: string,
+): Promise<string[]> {
+  if ("parts" in body) return addressesInUpload(body, orderId, clientIp);
   const parsed = replacementBody.safeParse(body.json);
   if (!parsed.success) throw badRequest("Invalid input", fieldErrors(parsed.error));
   return parsed.data.emails;

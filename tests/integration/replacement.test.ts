@@ -379,6 +379,27 @@ describe("the 5% threshold", () => {
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
+  it("limits claim uploads per order, from any addresses: the eleventh in a day is 429, before its file is read", async () => {
+    const key = await buy(category);
+    const upload = (file: FormData) =>
+      callJson<{ message: string }>(claimRoute, `/api/orders/${key}/replacement`, {
+        params: { key },
+        headers: fromAddress(nextAddress()),
+        body: file,
+      });
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      expect((await upload(csvUpload("a,b\n1,2\n"))).status).toBe(400);
+    }
+    const refused = await upload(csvUpload(worstClaimCsv().toString(), "file", "worst.csv"));
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toBe("Too many claim uploads for this order today. Please try again later.");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Another order's uploads are its own.
+    const other = await buy(category);
+    const rows = (await orderRows(other)).slice(0, 60).map((row) => row.email);
+    expect((await claim(other, csvUpload(rows.join("\n")))).status).toBe(201);
+  });
+
   it("answers 404 for an unknown key or an unpaid order, 410 once 30 days passed, 400 for bad input", async () => {
     const unknown = "A".repeat(43);
     expect((await claim(unknown, { emails: ["a@b.co"] })).status).toBe(404);

@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 export const POST = route({ params: orderKeyParams, upload: true }, async ({ params, caller, upload }) => {
   // The key must name a paid order before any of the body is read.
   const order = await claimableOrder(params.key, caller);
-  const addresses = await readClaimAddresses(await upload.read(CLAIM_LIMITS), caller.clientIp);
+  const addresses = await readClaimAddresses(await upload.read(CLAIM_LIMITS), order.id, caller.clientIp);
   const answer = await claimReplacement(order, addresses);
   return Response.json(answer, {
     status: 201,
