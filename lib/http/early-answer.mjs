@@ -6,12 +6,34 @@
 /** What a refused request may still send after its answer, before the connection is cut. */
 export const LINGER_MAX_BYTES = 16 * 1024 * 1024;
 export const LINGER_MAX_MS = 5_000;
+/**
+ * What all lingering connections of the process together read in a second: a client sending
+ * body after refused body as fast as it can would otherwise have the thread that answers everyone
+ * read them at the line's rate. A connection past it is paused until the budget has room again.
+ */
+export const LINGER_BYTES_PER_SECOND = 16 * 1024 * 1024;
+
+// The process's budget: bytes it may still read now, refilled with time up to one second's worth.
+let allowance = LINGER_BYTES_PER_SECOND;
+let refilledAt = performance.now();
+
+/** Spends `bytes` of the budget; answers how long (ms) to wait before reading more. */
+function spend(bytes) {
+  const now = performance.now();
+  allowance = Math.min(
+    LINGER_BYTES_PER_SECOND,
+    allowance + ((now - refilledAt) * LINGER_BYTES_PER_SECOND) / 1000,
+  );
+  refilledAt = now;
+  allowance -= bytes;
+  return allowance >= 0 ? 0 : (-allowance * 1000) / LINGER_BYTES_PER_SECOND;
+}
 
 /**
  * Makes an early answer close the connection after it: the unread rest of the body must not be
  * taken for the client's next request on a kept-alive connection. The close waits until the body
- * has arrived (read and dropped), LINGER_MAX_BYTES more have arrived, or LINGER_MAX_MS have
- * passed since the answer began, whichever is first.
+ * has arrived (read and dropped, within the process's LINGER_BYTES_PER_SECOND), LINGER_MAX_BYTES
+ * more have arrived, or LINGER_MAX_MS have passed since the answer began, whichever is first.
  */
 export function closeAfterEarlyAnswer(request, response) {
   const writeHead = response.writeHead;
@@ -32,18 +54,25 @@ function linger(request) {
   // Set once the body has ended, the client has gone or a bound was reached.
   let settled = false;
   let closeWanted = false;
+  /** While paused for the budget: the resume. */
+  let paused;
   /** `cut`: the body is still arriving; the rest is refused and the client may see a reset. */
   const settle = (cut) => {
     if (settled) return;
     settled = true;
     clearTimeout(timer);
+    clearTimeout(paused);
     request.off("data", count);
     if (cut) socket.destroy();
     else if (closeWanted) destroySoon();
   };
   const count = (chunk) => {
     dropped += chunk.length;
-    if (dropped > LINGER_MAX_BYTES) settle(true);
+    if (dropped > LINGER_MAX_BYTES) return settle(true);
+    const wait = spend(chunk.length);
+    if (wait === 0) return;
+    request.pause();
+    paused = setTimeout(() => request.resume(), wait);
   };
   const timer = setTimeout(() => settle(!request.complete), LINGER_MAX_MS);
   request.on("data", count);

@@ -5,7 +5,12 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeAfterEarlyAnswer, LINGER_MAX_BYTES, LINGER_MAX_MS } from "@/lib/http/early-answer.mjs";
+import {
+  closeAfterEarlyAnswer,
+  LINGER_BYTES_PER_SECOND,
+  LINGER_MAX_BYTES,
+  LINGER_MAX_MS,
+} from "@/lib/http/early-answer.mjs";
 
 let server: Server;
 let port: number;
@@ -80,6 +85,22 @@ describe("early answers", () => {
       expect(result.finAfterLastByte).toBe(true);
     }
   });
+
+  it("read all refused bodies together within LINGER_BYTES_PER_SECOND, each still to its end", async () => {
+    // Three bodies of 3/4 of the second's budget each, sent as fast as the server reads them: the
+    // budget's one second's worth goes at once, the rest at its pace.
+    const started = Date.now();
+    const body = (LINGER_BYTES_PER_SECOND * 3) / 4;
+    const results = await Promise.all([0, 1, 2].map(() => send(body, 256 * 1024, 0)));
+    for (const result of results) {
+      expect(result.answer).toMatch(/^HTTP\/1\.1 401 /);
+      expect(result.error).toBeUndefined();
+      expect(result.finAfterLastByte).toBe(true);
+    }
+    expect(Date.now() - started).toBeGreaterThanOrEqual(
+      ((3 * body - LINGER_BYTES_PER_SECOND) * 1000) / LINGER_BYTES_PER_SECOND - 200,
+    );
+  }, 20_000);
 
   it("close after LINGER_MAX_MS when the body goes on arriving", async () => {
     const result = await send(1024 * 1024 * 1024, 1024, 50);
