@@ -38,9 +38,10 @@ type Options<P, Q, B, A extends boolean, U extends boolean, R extends RawBody> =
   upload?: U;
   rawBody?: R;
   /**
-   * Every request to the route's path is counted against the same window limits (the caller's
-   * address, ids in the path): when one of them refuses, the refusal stands until Retry-After, and
-   * the custom server gives it again itself (lib/http/standing-refusals.mjs).
+   * Every request to the route's path with the same kind of body (content type) is counted against
+   * the same window limits (the caller's address, ids in the path): when one of them refuses, the
+   * refusal stands until Retry-After, and the custom server gives it again itself
+   * (lib/http/standing-refusals.mjs).
    */
   standingLimits?: boolean;
 };

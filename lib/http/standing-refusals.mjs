@@ -1,10 +1,12 @@
 // The custom server's (scripts/server.mjs) memory of standing refusals. A route marks a 429 as
 // standing (STANDING_REFUSAL_HEADER) when a window limit refused it that every request of the
-// client to that path is counted against, so each of them would be refused the same way until its
-// Retry-After. The server keeps that answer and gives it again itself to the same client address,
-// method and path until then: a client that ignores Retry-After costs a few microseconds a request
-// instead of Next.js's milliseconds and a database transaction (the limit's count). Plain
-// JavaScript because the custom server loads it without a build.
+// client to that path with that kind of body is counted against, so each of them would be refused
+// the same way until its Retry-After. The server keeps that answer and gives it again itself to the
+// same client address, method, path and body kind (the content type's media type: a route may
+// count its file uploads against limits its JSON requests are not) until then: a client that
+// ignores Retry-After costs a few microseconds a request instead of Next.js's milliseconds and a
+// database transaction (the limit's count). Plain JavaScript because the custom server loads it
+// without a build.
 
 /** Set by route() on a standing refusal; the server takes it off before the answer leaves. */
 export const STANDING_REFUSAL_HEADER = "x-leadmarket-standing-refusal";
@@ -29,13 +31,17 @@ const NOT_KEPT = new Set([
 
 /**
  * Returns `{ answer, watch }`. `answer(address, request, response)` gives a standing refusal kept
- * for the request's client address, method and path (true), or answers false. `watch(address,
+ * for the request's client address, method, path and body kind (true), or answers false. `watch(address,
  * request, response)` keeps the answer Next.js gives the request when it is a standing refusal.
  */
 export function standingRefusals() {
   /** @type {Map<string, Refusal>} */
   const kept = new Map();
-  const keyOf = (address, request) => `${address} ${request.method} ${(request.url ?? "/").split("?")[0]}`;
+  const keyOf = (address, request) => {
+    const path = (request.url ?? "/").split("?")[0];
+    const kind = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+    return `${address} ${request.method} ${path} ${kind}`;
+  };
 
   function answer(address, request, response) {
     const key = keyOf(address, request);

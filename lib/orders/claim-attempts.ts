@@ -1,6 +1,6 @@
 import "server-only";
 import { pool } from "@/lib/db";
-import { tooManyRequests } from "@/lib/errors";
+import { LimitReachedError } from "@/lib/errors";
 
 // At most 3 replacement claims an order in any 24 hours (docs/product-rules.md, "Replacement
 // claims"), whatever their answers: a claim refused with 422 may be sent again, but each one asks
@@ -10,8 +10,9 @@ import { tooManyRequests } from "@/lib/errors";
 export const CLAIM_ATTEMPTS_PER_DAY = 3;
 const DAY_MS = 24 * 3600 * 1000;
 
+// A window limit's refusal: every claim on the order is refused the same way until Retry-After.
 function refused(waitSeconds: number) {
-  return tooManyRequests(
+  return new LimitReachedError(
     `An order can file at most ${CLAIM_ATTEMPTS_PER_DAY} replacement claims in 24 hours. Please try again later.`,
     waitSeconds,
   );

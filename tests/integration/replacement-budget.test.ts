@@ -3,6 +3,7 @@
 // most 3 attempts an order a day), the 20% cap on everything not confirmed invalid, and buyers'
 // reports that put leads in the admin's review without taking them off sale.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STANDING_REFUSAL_HEADER } from "@/lib/http/standing-refusals.mjs";
 import { fromAddress } from "../support/client";
 import { callJson } from "../support/routes";
 import { startTestStore } from "../support/store";
@@ -89,16 +90,20 @@ describe("the provider's credits", () => {
 
     const statuses: number[] = [];
     let retryAfter: string | null = null;
+    let standing: string | null = null;
     for (let attempt = 0; attempt < 20; attempt += 1) {
       // Confirmed deliverable by the provider: nothing counts, every claim is refused.
       const answer = await claim(key, emails);
       statuses.push(answer.status);
       if (answer.status === 429) retryAfter ??= answer.headers.get("retry-after");
+      if (answer.status === 429) standing ??= answer.headers.get(STANDING_REFUSAL_HEADER);
     }
     expect(statuses.slice(0, 3)).toEqual([422, 422, 422]);
     expect(new Set(statuses.slice(3))).toEqual(new Set([429]));
     expect(Number(retryAfter)).toBeGreaterThan(0);
     expect(Number(retryAfter)).toBeLessThanOrEqual(24 * 3600);
+    // Every claim on the order is refused so until then: the custom server gives it again itself.
+    expect(standing).toBe("1");
     // Refused before its body is read: an empty list would otherwise be 400.
     expect((await claim(key, [])).status).toBe(429);
     // One minute of the provider's pace (5 batches of 200); the later attempts reused its verdicts.

@@ -4,6 +4,7 @@
 // uploads, the admin's keep and delete, the dashboard's rate, and the response time of a
 // 1,000-address claim on a premium order.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STANDING_REFUSAL_HEADER } from "@/lib/http/standing-refusals.mjs";
 import { fromAddress } from "../support/client";
 import { worstClaimCsv } from "../support/nasty-cells";
 import { call, callJson } from "../support/routes";
@@ -377,6 +378,8 @@ describe("the 5% threshold", () => {
     const refused = await upload();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Every upload from the address to the path is refused so until then (its JSON claims are not).
+    expect(refused.headers.get(STANDING_REFUSAL_HEADER)).toBe("1");
   });
 
   it("limits claim uploads per order, from any addresses: the eleventh in a day is 429, before its file is read", async () => {
@@ -394,6 +397,7 @@ describe("the 5% threshold", () => {
     expect(refused.status).toBe(429);
     expect(refused.body.message).toBe("Too many claim uploads for this order today. Please try again later.");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(refused.headers.get(STANDING_REFUSAL_HEADER)).toBe("1");
     // Another order's uploads are its own.
     const other = await buy(category);
     const rows = (await orderRows(other)).slice(0, 60).map((row) => row.email);

@@ -59,6 +59,15 @@ async function get(path: string, address: string) {
   return { status: response.status, headers: response.headers, body: await response.text() };
 }
 
+async function post(path: string, address: string, contentType: string) {
+  const response = await fetch(`${server!.url}${path}`, {
+    method: "POST",
+    headers: { "x-forwarded-for": address, "content-type": contentType },
+    body: "x",
+  });
+  return { status: response.status, body: await response.text() };
+}
+
 it("gives a standing refusal again without the route, to the same address and path only", async () => {
   const { handled } = await start();
   const first = await get("/limited?facet=1", "192.0.2.1");
@@ -101,4 +110,16 @@ it("lets the address through again once the Retry-After has passed", async () =>
   await new Promise((resolve) => setTimeout(resolve, 1100));
   await get("/limited", "192.0.2.1");
   expect(handled()).toBe(2);
+});
+
+it("keeps a refusal for the body kind it was given to: a route may count uploads that JSON is not", async () => {
+  const { handled } = await start();
+  await post("/limited", "192.0.2.1", "multipart/form-data; boundary=a");
+  // Another boundary is the same kind; the media type is read without case.
+  expect((await post("/limited", "192.0.2.1", "Multipart/Form-Data; boundary=b")).body).toBe(REFUSAL);
+  expect(handled()).toBe(1);
+  // A JSON body, or none, reaches the route.
+  await post("/limited", "192.0.2.1", "application/json");
+  await get("/limited", "192.0.2.1");
+  expect(handled()).toBe(3);
 });
