@@ -1,7 +1,7 @@
 import "server-only";
 import { transaction } from "@/lib/db";
 import { queueRequestMails, type StoredRequest } from "@/lib/custom-requests/mail";
-import { attachStagedFiles, type CheckedFile } from "@/lib/custom-requests/staged-files";
+import { attachStagedFiles, awaitAssemblyRoom, type CheckedFile } from "@/lib/custom-requests/staged-files";
 import { countCustomRequest } from "@/lib/custom-requests/rate-limit";
 import type { CustomRequest } from "@/lib/schemas/custom-request";
 
@@ -19,6 +19,7 @@ export async function storeCustomRequest(
   clientIp: string,
   limit: number,
 ): Promise<StoredRequest> {
+  await awaitAssemblyRoom(files);
   return transaction(async (tx) => {
     const { id, createdAt } = await tx.customRequest.create({
       data: {

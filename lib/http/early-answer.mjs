@@ -2,6 +2,7 @@
 // upload refused at its token, its size, its address's limit) is followed by reading and dropping
 // the rest of the body, up to a bound, before the connection closes. Closing at once makes a
 // client still sending see a reset instead of the answer.
+import { byteBudget } from "./byte-budget.mjs";
 
 /** What a refused request may still send after its answer, before the connection is cut. */
 export const LINGER_MAX_BYTES = 16 * 1024 * 1024;
@@ -13,21 +14,7 @@ export const LINGER_MAX_MS = 5_000;
  */
 export const LINGER_BYTES_PER_SECOND = 16 * 1024 * 1024;
 
-// The process's budget: bytes it may still read now, refilled with time up to one second's worth.
-let allowance = LINGER_BYTES_PER_SECOND;
-let refilledAt = performance.now();
-
-/** Spends `bytes` of the budget; answers how long (ms) to wait before reading more. */
-function spend(bytes) {
-  const now = performance.now();
-  allowance = Math.min(
-    LINGER_BYTES_PER_SECOND,
-    allowance + ((now - refilledAt) * LINGER_BYTES_PER_SECOND) / 1000,
-  );
-  refilledAt = now;
-  allowance -= bytes;
-  return allowance >= 0 ? 0 : (-allowance * 1000) / LINGER_BYTES_PER_SECOND;
-}
+const spend = byteBudget(LINGER_BYTES_PER_SECOND);
 
 /**
  * Makes an early answer close the connection after it: the unread rest of the body must not be

@@ -1,0 +1,1 @@
+export function byteBudget(bytesPerSecond: number): (bytes: number) => number;
