@@ -13,8 +13,8 @@
 //     in the probes' times),
 //     then up to 20 s for the server's CPU and the database to go quiet (no query running, and the
 //     server's CPU within 10% of a core of what the probes alone cost it in the quiet period). The
-//     server's CPU time (/proc/<pid>/stat) from the burst's start to quiet, divided by the
-//     requests sent, is the input's CPU per request. A server still busy after that is restarted
+//     server's CPU time (/proc/<pid>/stat) from the burst's start to quiet, less what the probes
+//     alone cost it over that time, divided by the requests sent, is the input's CPU per request. A server still busy after that is restarted
 //     (and the database's queries cancelled); its figure, like that of an input whose requests
 //     timed out, is a floor.
 // Ends with `ratio health_p95_under_abuse_vs_quiet=N` (the worst input's health p95 over the quiet
@@ -330,7 +330,8 @@ async function abuse(
     "sent",
   );
   const quiet = await drained(pid);
-  return { sent, cpu: cpuMs(pid) - cpuBefore, from, busy: !quiet };
+  const probesCpu = probeShare * (performance.now() - from);
+  return { sent, cpu: Math.max(0, cpuMs(pid) - cpuBefore - probesCpu), from, busy: !quiet };
 }
 
 const endpointName = (entry: AbuseEntry) =>
