@@ -917,6 +917,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     params: listIdParams,
     query: listAvailabilityQuery,
     parameterText: { id: "The list's id.", categoryId: "The category's id.", ...SEGMENT_TEXT },
+    limit:
+      "30 checks of lists per client address and 20 per list in 10 minutes. One check at a time per address (the next 15 wait their turn, up to 10 s; 429 beyond), 4 per instance (503).",
     answers: {
       200: {
         description: "The list's effect",

@@ -3,6 +3,7 @@ import { BusyError } from "@/lib/concurrency";
 import { POOL_MAX, POOL_RESERVE, transaction, type Tx } from "@/lib/db";
 import { tooManyRequests } from "@/lib/errors";
 import { InFlight } from "@/lib/http/in-flight.mjs";
+import { IN_FLIGHT_PER_ADDRESS } from "@/lib/http/in-flight-limit.mjs";
 
 // Queries a visitor can make cost seconds of database time (docs/product-rules.md, "Expensive
 // public queries"): what an exclusion list removes, what an email bought before, a segment's
@@ -14,8 +15,19 @@ import { InFlight } from "@/lib/http/in-flight.mjs";
 
 /** At most this many requests with an expensive query run at once per instance; one more answers 503. */
 export const EXPENSIVE_QUERY_SLOTS = POOL_MAX - POOL_RESERVE;
-/** And at most this many of them from one client address (429 beyond). */
-export const EXPENSIVE_QUERIES_PER_ADDRESS = 2;
+/**
+ * And at most this many of them from one client address: its next ones wait their turn in line,
+ * so an address sending checks back to back costs a place in the line each, not a refusal through
+ * Next.js each (a client looping on 429s from 40 connections held the main thread).
+ */
+export const EXPENSIVE_QUERIES_PER_ADDRESS = 1;
+/**
+ * An address's checks waiting their turn at most (429 beyond), each for at most ADDRESS_WAIT_MS:
+ * all the requests the custom server lets one address have in progress, so behind it no check
+ * is refused here (its refusals cost microseconds, this one Next.js's milliseconds).
+ */
+const ADDRESS_QUEUE = IN_FLIGHT_PER_ADDRESS - EXPENSIVE_QUERIES_PER_ADDRESS;
+const ADDRESS_WAIT_MS = 10_000;
 /** The statement timeout of an expensive query unless the caller gives a shorter one. */
 export const EXPENSIVE_QUERY_TIMEOUT_MS = 5_000;
 const BUSY_RETRY_SECONDS = 5;
@@ -25,6 +37,8 @@ const QUERY_CANCELED = "57014";
 
 let active = 0;
 const perAddress = new InFlight();
+/** Per address, its checks waiting for its turn, first come first served. */
+const waiting = new Map<string, (() => void)[]>();
 
 function wasCanceled(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== "object" || depth > 5) return false;
@@ -41,29 +55,68 @@ function wasCanceled(error: unknown, depth = 0): boolean {
   return wasCanceled(cause, depth + 1);
 }
 
+function busy(): BusyError {
+  return new BusyError(
+    "The server is busy counting for other visitors. Please try again in a moment.",
+    BUSY_RETRY_SECONDS,
+  );
+}
+
+function tooManyAtOnce() {
+  return tooManyRequests(
+    "Too many such checks from your address at once. Please wait for one to finish.",
+    BUSY_RETRY_SECONDS,
+  );
+}
+
+/** Resolves when `clientIp` may run a check: at once, or when an earlier one hands it its place. */
+function addressTurn(clientIp: string): Promise<void> {
+  if (perAddress.take(clientIp, EXPENSIVE_QUERIES_PER_ADDRESS)) return Promise.resolve();
+  const line = waiting.get(clientIp) ?? [];
+  if (line.length >= ADDRESS_QUEUE) return Promise.reject(tooManyAtOnce());
+  waiting.set(clientIp, line);
+  return new Promise((resolve, reject) => {
+    const turn = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      line.splice(line.indexOf(turn), 1);
+      if (line.length === 0) waiting.delete(clientIp);
+      reject(tooManyAtOnce());
+    }, ADDRESS_WAIT_MS);
+    line.push(turn);
+  });
+}
+
+/** Hands the address's place to its next waiting check, or gives it back. */
+function endAddressTurn(clientIp: string): void {
+  const line = waiting.get(clientIp);
+  const next = line?.shift();
+  if (line?.length === 0) waiting.delete(clientIp);
+  if (next) next();
+  else perAddress.give(clientIp);
+}
+
 /**
  * Runs `work` under a permit of this process: 503 with Retry-After at once when every permit is
- * taken, 429 when `clientIp` holds its two already (null: a page's render, counted only overall).
+ * taken; a `clientIp` already running its check waits for it to end first (null: a page's render,
+ * counted only overall).
  */
 export async function withQueryPermit<T>(clientIp: string | null, work: () => Promise<T>): Promise<T> {
-  if (active >= EXPENSIVE_QUERY_SLOTS) {
-    throw new BusyError(
-      "The server is busy counting for other visitors. Please try again in a moment.",
-      BUSY_RETRY_SECONDS,
-    );
-  }
-  if (clientIp !== null && !perAddress.take(clientIp, EXPENSIVE_QUERIES_PER_ADDRESS)) {
-    throw tooManyRequests(
-      `At most ${EXPENSIVE_QUERIES_PER_ADDRESS} such checks from one address at a time. Please wait for one to finish.`,
-      BUSY_RETRY_SECONDS,
-    );
-  }
-  active += 1;
+  if (active >= EXPENSIVE_QUERY_SLOTS) throw busy();
+  if (clientIp !== null) await addressTurn(clientIp);
   try {
-    return await work();
+    // Taken by others while this one waited its turn.
+    if (active >= EXPENSIVE_QUERY_SLOTS) throw busy();
+    active += 1;
+    try {
+      return await work();
+    } finally {
+      active -= 1;
+    }
   } finally {
-    active -= 1;
-    if (clientIp !== null) perAddress.give(clientIp);
+    if (clientIp !== null) endAddressTurn(clientIp);
   }
 }
 
