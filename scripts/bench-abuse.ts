@@ -3,7 +3,7 @@
 // the production build on a throw-away database with the demo data, in test-payment mode as the
 // demo runs, with the ZeroBounce stand-in on loopback; the bench stands in for one proxy
 // (TRUST_PROXY_HOPS=1), so each worker's X-Forwarded-For is another client. Setup buys a premium
-// order, opens an unpaid one and uploads two 100,000-entry exclusion lists. Then:
+// order, opens an unpaid one and uploads three 100,000-entry exclusion lists. Then:
 //   - /api/health is timed every 50 ms throughout (a fresh connection each, 5 s timeout);
 //   - quiet: 10 s of probes before the abuse and 10 s after;
 //   - each input in turn: its requests from its workers at once, round after round for at least
@@ -278,7 +278,7 @@ async function setup(): Promise<AbuseContext> {
     [paid.key],
   );
   const open = await createOrder(categoryId, "starter", "192.0.2.2");
-  const owners = ["192.0.2.10", "192.0.2.11"];
+  const owners = ["192.0.2.10", "192.0.2.11", "192.0.2.12"];
   const lists = [];
   for (const address of owners) lists.push({ id: await uploadList(categoryId, address), address });
   return {
