@@ -60,11 +60,11 @@ const server = createServer((request, response) => {
   closeAfterEarlyAnswer(request, response);
   const address = admitted(request, response);
   if (address === null) return;
+  // A client refused under a window limit is refused again here until its Retry-After
+  // (lib/http/standing-refusals.mjs): no work that downloads should give way to.
+  if (refusals.answer(address, request, response)) return;
   inProgress.count += 1;
   response.once("close", () => (inProgress.count -= 1));
-  // A client refused under a window limit is refused again here until its Retry-After
-  // (lib/http/standing-refusals.mjs).
-  if (refusals.answer(address, request, response)) return;
   refusals.watch(address, request, response);
   // Cached catalogue pages are answered without entering Next.js (lib/categories/front-cache.mjs);
   // the rest enter it one per turn of the event loop (lib/http/admission.mjs).

@@ -3,10 +3,10 @@
 // client to that path with that kind of body is counted against, so each of them would be refused
 // the same way until its Retry-After. The server keeps that answer and gives it again itself to the
 // same client address, method, path and body kind (the content type's media type: a route may
-// count its file uploads against limits its JSON requests are not) until then: a client that
-// ignores Retry-After costs a few microseconds a request instead of Next.js's milliseconds and a
-// database transaction (the limit's count). Plain JavaScript because the custom server loads it
-// without a build.
+// count its file uploads against limits its JSON requests are not) until then, a second later
+// (STANDING_REFUSAL_DELAY_MS): a client that ignores Retry-After costs a timer a request instead
+// of Next.js's milliseconds and a database transaction (the limit's count), and cannot loop on
+// the refusal. Plain JavaScript because the custom server loads it without a build.
 
 /** Set by route() on a standing refusal; the server takes it off before the answer leaves. */
 export const STANDING_REFUSAL_HEADER = "x-leadmarket-standing-refusal";
@@ -14,6 +14,15 @@ export const STANDING_REFUSAL_HEADER = "x-leadmarket-standing-refusal";
 const MAX_ENTRIES = 10_000;
 /** The body kept: an error's JSON is far smaller, and a bigger one is not kept. */
 const MAX_BODY_BYTES = 4096;
+/**
+ * A refusal given again waits this long first (its Retry-After's end at the latest), as nginx's
+ * limit_req delays: a client that ignores Retry-After and asks again at once, on connection after
+ * connection, gets at most one answer a second per request it has in progress (the server lets an
+ * address have 16), instead of a thousand a second that each cost the main thread a connection.
+ */
+export const STANDING_REFUSAL_DELAY_MS = 1000;
+/** Refusals held at once in the process; past it the rest are given at once. */
+const MAX_HELD = 2000;
 /** Headers of one response on one connection, or counted down when the refusal is given again. */
 const NOT_KEPT = new Set([
   "content-length",
@@ -31,7 +40,8 @@ const NOT_KEPT = new Set([
 
 /**
  * Returns `{ answer, watch }`. `answer(address, request, response)` gives a standing refusal kept
- * for the request's client address, method, path and body kind (true), or answers false. `watch(address,
+ * for the request's client address, method, path and body kind, after its delay (true), or
+ * answers false. `watch(address,
  * request, response)` keeps the answer Next.js gives the request when it is a standing refusal.
  */
 export function standingRefusals() {
@@ -43,15 +53,42 @@ export function standingRefusals() {
     return `${address} ${request.method} ${path} ${kind}`;
   };
 
+  let held = 0;
+
   function answer(address, request, response) {
     const key = keyOf(address, request);
     const refusal = kept.get(key);
     if (!refusal) return false;
-    const seconds = Math.ceil((refusal.until - Date.now()) / 1000);
-    if (seconds <= 0) {
+    const left = refusal.until - Date.now();
+    if (left <= 0) {
       kept.delete(key);
       return false;
     }
+    if (held >= MAX_HELD) {
+      give(refusal, response);
+      return true;
+    }
+    held += 1;
+    const timer = setTimeout(
+      () => {
+        response.off("close", cancel);
+        held -= 1;
+        give(refusal, response);
+      },
+      Math.min(STANDING_REFUSAL_DELAY_MS, left),
+    );
+    // The client went away while its refusal waited.
+    const cancel = () => {
+      clearTimeout(timer);
+      held -= 1;
+    };
+    response.once("close", cancel);
+    return true;
+  }
+
+  /** Writes the kept refusal, its Retry-After counted down. */
+  function give(refusal, response) {
+    const seconds = Math.max(1, Math.ceil((refusal.until - Date.now()) / 1000));
     response.writeHead(429, {
       ...refusal.headers,
       "retry-after": String(seconds),
@@ -60,7 +97,6 @@ export function standingRefusals() {
       "content-length": refusal.body.length,
     });
     response.end(refusal.body);
-    return true;
   }
 
   function watch(address, request, response) {

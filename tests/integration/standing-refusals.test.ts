@@ -1,13 +1,17 @@
 // The custom server's standing refusals (lib/http/standing-refusals.mjs): once a route refuses a
 // client under a window limit that every request to its path is counted against, the server gives
-// that refusal again itself until its Retry-After, so a client that ignores Retry-After no longer
-// costs Next.js's milliseconds and a database transaction a request. Here the handler answers the
-// way Next.js does (headers set one by one and flushed before the body); the real route's marker
-// is checked in tests/integration/query-budgets.test.ts and through the built server in
-// tests/e2e/hardening.spec.ts.
+// that refusal again itself until its Retry-After, each a second late, so a client that ignores
+// Retry-After no longer costs Next.js's milliseconds and a database transaction a request, nor
+// loops on the refusal. Here the handler answers the way Next.js does (headers set one by one and
+// flushed before the body); the real route's marker is checked in
+// tests/integration/query-budgets.test.ts and through the built server in tests/e2e/hardening.spec.ts.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, expect, it } from "vitest";
-import { STANDING_REFUSAL_HEADER, standingRefusals } from "@/lib/http/standing-refusals.mjs";
+import {
+  STANDING_REFUSAL_DELAY_MS,
+  STANDING_REFUSAL_HEADER,
+  standingRefusals,
+} from "@/lib/http/standing-refusals.mjs";
 import { startStandin, type Standin } from "../support/standin";
 
 let server: Standin | undefined;
@@ -122,4 +126,15 @@ it("keeps a refusal for the body kind it was given to: a route may count uploads
   await post("/limited", "192.0.2.1", "application/json");
   await get("/limited", "192.0.2.1");
   expect(handled()).toBe(3);
+});
+
+it("gives a refusal again only after STANDING_REFUSAL_DELAY_MS: a client asking at once cannot loop on it", async () => {
+  const { handled } = await start();
+  await get("/limited", "192.0.2.1");
+  const started = performance.now();
+  // A client that asks again at once, three connections at a time.
+  const again = await Promise.all([1, 2, 3].map(() => get("/limited", "192.0.2.1")));
+  expect(performance.now() - started).toBeGreaterThan(STANDING_REFUSAL_DELAY_MS - 50);
+  expect(again.map((answer) => answer.body)).toEqual([REFUSAL, REFUSAL, REFUSAL]);
+  expect(handled()).toBe(1);
 });
