@@ -1,8 +1,8 @@
 import "server-only";
 
 // A counting semaphore with a bounded queue, for work that must not all run at once in one
-// process (password hashing on the event loop). No imports: the start script
-// uses it outside Next through lib/auth/password.ts.
+// process (password hashing on the event loop, a client address's expensive queries). No imports:
+// the start script uses it outside Next through lib/auth/password.ts.
 
 /** Thrown when every slot is taken and the queue is full; answered as 503 with Retry-After. */
 export class BusyError extends Error {
@@ -18,15 +18,22 @@ export class Limiter {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
 
+  /** `maxWaitMs`: a caller still queued after it gets the busy error. */
   constructor(
     private readonly slots: number,
     private readonly maxWaiting: number,
-    private readonly busy: () => BusyError,
+    private readonly busy: () => Error,
+    private readonly maxWaitMs?: number,
   ) {}
 
   /** Whether a new caller would be refused right now. */
   get full(): boolean {
     return this.active >= this.slots && this.waiting.length >= this.maxWaiting;
+  }
+
+  /** Whether nothing runs or waits. */
+  get idle(): boolean {
+    return this.active === 0;
   }
 
   /** Runs `work` once a slot is free; throws the busy error at once when the queue is full. */
@@ -36,7 +43,20 @@ export class Limiter {
     } else {
       if (this.waiting.length >= this.maxWaiting) throw this.busy();
       // The releasing caller hands its slot over, so `active` does not change here.
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await new Promise<void>((resolve, reject) => {
+        let timer: NodeJS.Timeout | undefined;
+        const turn = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        if (this.maxWaitMs !== undefined) {
+          timer = setTimeout(() => {
+            this.waiting.splice(this.waiting.indexOf(turn), 1);
+            reject(this.busy());
+          }, this.maxWaitMs);
+        }
+        this.waiting.push(turn);
+      });
     }
     try {
       return await work();

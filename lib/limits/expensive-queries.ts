@@ -1,8 +1,7 @@
 import "server-only";
-import { BusyError } from "@/lib/concurrency";
+import { BusyError, Limiter } from "@/lib/concurrency";
 import { POOL_MAX, POOL_RESERVE, transaction, type Tx } from "@/lib/db";
 import { tooManyRequests } from "@/lib/errors";
-import { InFlight } from "@/lib/http/in-flight.mjs";
 import { IN_FLIGHT_PER_ADDRESS } from "@/lib/http/in-flight-limit.mjs";
 
 // Queries a visitor can make cost seconds of database time (docs/product-rules.md, "Expensive
@@ -35,11 +34,6 @@ const TIMEOUT_RETRY_SECONDS = 30;
 // PostgreSQL's query_canceled: the statement timeout (or a cancel request) stopped the statement.
 const QUERY_CANCELED = "57014";
 
-let active = 0;
-const perAddress = new InFlight();
-/** Per address, its checks waiting for its turn, first come first served. */
-const waiting = new Map<string, (() => void)[]>();
-
 function wasCanceled(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== "object" || depth > 5) return false;
   const { code, originalCode, message, cause } = error as {
@@ -69,34 +63,9 @@ function tooManyAtOnce() {
   );
 }
 
-/** Resolves when `clientIp` may run a check: at once, or when an earlier one hands it its place. */
-function addressTurn(clientIp: string): Promise<void> {
-  if (perAddress.take(clientIp, EXPENSIVE_QUERIES_PER_ADDRESS)) return Promise.resolve();
-  const line = waiting.get(clientIp) ?? [];
-  if (line.length >= ADDRESS_QUEUE) return Promise.reject(tooManyAtOnce());
-  waiting.set(clientIp, line);
-  return new Promise((resolve, reject) => {
-    const turn = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      line.splice(line.indexOf(turn), 1);
-      if (line.length === 0) waiting.delete(clientIp);
-      reject(tooManyAtOnce());
-    }, ADDRESS_WAIT_MS);
-    line.push(turn);
-  });
-}
-
-/** Hands the address's place to its next waiting check, or gives it back. */
-function endAddressTurn(clientIp: string): void {
-  const line = waiting.get(clientIp);
-  const next = line?.shift();
-  if (line?.length === 0) waiting.delete(clientIp);
-  if (next) next();
-  else perAddress.give(clientIp);
-}
+const permits = new Limiter(EXPENSIVE_QUERY_SLOTS, 0, busy);
+/** Per client address, its checks: one running, the next ones in line (dropped once idle). */
+const addressLines = new Map<string, Limiter>();
 
 /**
  * Runs `work` under a permit of this process: 503 with Retry-After at once when every permit is
@@ -104,19 +73,18 @@ function endAddressTurn(clientIp: string): void {
  * counted only overall).
  */
 export async function withQueryPermit<T>(clientIp: string | null, work: () => Promise<T>): Promise<T> {
-  if (active >= EXPENSIVE_QUERY_SLOTS) throw busy();
-  if (clientIp !== null) await addressTurn(clientIp);
+  if (clientIp === null) return permits.run(work);
+  // Refused at once, before waiting the address's turn; asked again when the turn comes.
+  if (permits.full) throw busy();
+  let line = addressLines.get(clientIp);
+  if (!line) {
+    line = new Limiter(EXPENSIVE_QUERIES_PER_ADDRESS, ADDRESS_QUEUE, tooManyAtOnce, ADDRESS_WAIT_MS);
+    addressLines.set(clientIp, line);
+  }
   try {
-    // Taken by others while this one waited its turn.
-    if (active >= EXPENSIVE_QUERY_SLOTS) throw busy();
-    active += 1;
-    try {
-      return await work();
-    } finally {
-      active -= 1;
-    }
+    return await line.run(() => permits.run(work));
   } finally {
-    if (clientIp !== null) endAddressTurn(clientIp);
+    if (line.idle) addressLines.delete(clientIp);
   }
 }
 
